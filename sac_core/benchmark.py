@@ -72,6 +72,12 @@ class Benchmark:
     def datasets(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(q.dataset for q in self.queries))
 
+    def subset(self, datasets: tuple[str, ...]) -> Benchmark:
+        """Only the queries of ``datasets`` and the documents those queries cite."""
+        queries = tuple(q for q in self.queries if q.dataset in datasets)
+        cited = {s.file_path for q in queries for s in q.gold}
+        return Benchmark(queries, {fp: d for fp, d in self.documents.items() if fp in cited})
+
 
 def resolve_data_dir(data: str | os.PathLike[str] | None) -> Path:
     """``--data`` if given, else ``$SAC_DATA_DIR``; errors clearly when neither is usable."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -70,8 +70,14 @@ class Embedder:
     def dim(self) -> int:
         return int(self._st.get_sentence_embedding_dimension())
 
-    def encode(self, texts: Sequence[str], progress: bool = True, desc: str = "embedding") -> np.ndarray:
-        """Vectors for ``texts`` in order, shape (len(texts), dim), float32, unit length."""
+    def encode(
+        self, texts: Sequence[str], progress: bool = True, desc: str = "embedding",
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> np.ndarray:
+        """Vectors for ``texts`` in order, shape (len(texts), dim), float32, unit length.
+
+        ``on_progress(done, total)`` is called after each encoded block of cache misses (for UIs).
+        """
         keys = [text_key(self.model, t) for t in texts]
         unique = dict.fromkeys(keys)  # key → vector, first-seen order
         missing: dict[str, str] = {}
@@ -83,12 +89,15 @@ class Embedder:
                 else:
                     unique[key] = np.frombuffer(raw, dtype=np.float32)
         if missing:
-            self._fill(missing, unique, progress, desc)
+            self._fill(missing, unique, progress, desc, on_progress)
         if not keys:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([unique[k] for k in keys]).astype(np.float32, copy=False)
 
-    def _fill(self, missing: dict[str, str], out: dict, progress: bool, desc: str) -> None:
+    def _fill(
+        self, missing: dict[str, str], out: dict, progress: bool, desc: str,
+        on_progress: Callable[[int, int], None] | None,
+    ) -> None:
         order = sorted(missing, key=lambda k: len(missing[k]))  # similar lengths batch with less padding
         bar = tqdm(total=len(order), desc=desc, unit="text", disable=not progress)
         for i in range(0, len(order), _WRITE_EVERY):
@@ -106,4 +115,6 @@ class Embedder:
                     out[key] = vec
             self.encoded += len(block)
             bar.update(len(block))
+            if on_progress:
+                on_progress(i + len(block), len(order))
         bar.close()

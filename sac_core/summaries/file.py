@@ -3,40 +3,85 @@
     {"file_path": "cuad/x.txt", "prompt": "generic", "chars": 150, "summary": "..."}
 
 (the format of ``legalbench-rag/summaries/llm.jsonl``). Lines for other prompts or lengths are
-ignored; a malformed line is an error naming the file and line number.
+ignored; a malformed line is an error naming the file and line number. Imported summaries are
+used as they are (no length control, no cache).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
+from .errors import SummaryError
+from .prompts import Prompt
+from .provider import SummaryResult
 
-class SummaryFileError(ValueError):
-    pass
+SummaryFileError = SummaryError  # former name, kept for callers
+_FIELDS = ("file_path", "prompt", "chars", "summary")
 
 
 def read_summary_file(path: Path, prompt: str, chars: int) -> dict[str, str]:
     """``file_path → summary`` for one (prompt, target length) from a JSONL file."""
     out: dict[str, str] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
-        raise SummaryFileError(f"{path}: summary file not found") from None
+        raise SummaryError(f"{path}: summary file not found") from None
+    except IsADirectoryError:
+        raise SummaryError(f"{path}: is a directory, not a JSONL summary file") from None
     except UnicodeDecodeError as e:
-        raise SummaryFileError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
+        raise SummaryError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
         except json.JSONDecodeError as e:
-            raise SummaryFileError(f"{path}, line {n}: invalid JSON: {e.msg}") from None
-        missing = [f for f in ("file_path", "prompt", "chars", "summary") if f not in row]
-        if not isinstance(row, dict) or missing:
-            raise SummaryFileError(f"{path}, line {n}: missing field(s) {', '.join(missing) or 'all'}")
+            raise SummaryError(f"{path}, line {n}: invalid JSON: {e.msg} (column {e.colno})") from None
+        if not isinstance(row, dict):
+            raise SummaryError(f"{path}, line {n}: expected a JSON object with fields {', '.join(_FIELDS)}")
+        missing = [f for f in _FIELDS if f not in row]
+        if missing:
+            raise SummaryError(f"{path}, line {n}: missing field(s) {', '.join(missing)}")
         if row["prompt"] == prompt and row["chars"] == chars:
             if not isinstance(row["summary"], str):
-                raise SummaryFileError(f"{path}, line {n}: field 'summary' is not a string")
+                raise SummaryError(f"{path}, line {n}: field 'summary' is not a string")
+            if not isinstance(row["file_path"], str):
+                raise SummaryError(f"{path}, line {n}: field 'file_path' is not a string")
             out[row["file_path"]] = row["summary"]
     return out
+
+
+def check_coverage(summaries: dict[str, str], file_paths: Iterable[str], path: Path, prompt: str, chars: int) -> None:
+    """Raise :class:`SummaryError` naming the file and the documents it has no summary for."""
+    wanted = list(file_paths)
+    missing = [fp for fp in wanted if fp not in summaries]
+    if missing:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise SummaryError(
+            f"{path}: no summary for {len(missing)} of {len(wanted)} documents "
+            f"(prompt {prompt!r}, chars {chars}): {shown}"
+        )
+
+
+class FileProvider:
+    """Summaries looked up in a JSONL file for one (prompt, target length)."""
+
+    name = "file"
+
+    def __init__(self, path: Path, prompt: str, chars: int) -> None:
+        self.path = Path(path)
+        self.prompt = prompt
+        self.chars = chars
+        self.model = self.path.name
+        self.summaries = read_summary_file(self.path, prompt, chars)
+
+    def summarize(self, file_path: str, text: str, prompt: Prompt, char_length: int) -> SummaryResult:
+        if char_length != self.chars:
+            raise SummaryError(f"{self.path}: loaded for chars {self.chars}, asked for {char_length}")
+        if file_path not in self.summaries:
+            raise SummaryError(
+                f"{self.path}: no summary for document {file_path} (prompt {self.prompt!r}, chars {self.chars})"
+            )
+        return SummaryResult(self.summaries[file_path])

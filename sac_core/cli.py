@@ -1,0 +1,174 @@
+"""``sac``: the command line. Each subcommand parses flags into a RunConfig and calls sac_core."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from .benchmark import BenchmarkError, load_benchmark, parse_datasets, resolve_data_dir
+from .config import RunConfig
+from .embedding import DEFAULT_MODEL
+from .metrics import DEFAULT_KS
+from .summaries import SummaryConfig, SummaryError
+
+CACHE_ENV = "SAC_CACHE_DIR"
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get(CACHE_ENV, "cache"))
+
+
+def _ks(text: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(sorted({int(x) for x in text.split(",")}))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--k takes comma-separated integers, got {text!r}") from None
+    if not ks or min(ks) < 1:
+        raise argparse.ArgumentTypeError("--k values must be >= 1")
+    return ks
+
+
+def _add_data_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", help=f"LegalBench-RAG directory (default: ${{{'SAC_DATA_DIR'}}})")
+    p.add_argument("--protocol", default="lbr-mini", choices=["full", "lbr-mini", "paper"])
+    p.add_argument("--datasets", default="all", help="'all' or comma list, e.g. cuad,maud")
+    p.add_argument("--seed", type=int, help="shuffle seed for --protocol paper (default: the paper's)")
+    p.add_argument("--cache-dir", type=Path, default=None, help=f"default: ${CACHE_ENV} or ./cache")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def _add_summary_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--provider", default=None, choices=["extractive", "openai", "file"],
+                   help="summary source (default: file if --summary-file or <data>/summaries/llm.jsonl exists, "
+                        "else openai if OPENAI_API_KEY is set, else extractive)")
+    p.add_argument("--prompt", default="generic", help="generic | expert | path to a prompt JSON file")
+    p.add_argument("--chars", type=int, default=150, help="target summary length in characters")
+    p.add_argument("--summary-file", type=Path, help="JSONL of summaries for --provider file")
+    p.add_argument("--llm-model", default="gpt-4o-mini", help="model name for --provider openai")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    p.add_argument("--concurrency", type=int, default=4, help="parallel requests for --provider openai")
+
+
+def summary_config(args: argparse.Namespace, data_dir: Path) -> SummaryConfig:
+    provider = args.provider
+    if provider is None:
+        if args.summary_file or (data_dir / "summaries" / "llm.jsonl").exists():
+            provider = "file"
+        else:
+            provider = "openai" if os.environ.get("OPENAI_API_KEY") else "extractive"
+    return SummaryConfig(
+        provider=provider, prompt=args.prompt, chars=args.chars, model=args.llm_model, base_url=args.base_url,
+        concurrency=args.concurrency, summary_file=args.summary_file,
+    )
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    data_dir = resolve_data_dir(args.data)
+    cache_dir = args.cache_dir or default_cache_dir()
+    config = RunConfig(
+        protocol=args.protocol, datasets=parse_datasets(args.datasets, data_dir), seed=args.seed,
+        method=args.method, chunker=args.chunker, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
+        model=args.model, semantic_weight=args.semantic_weight, fusion_depth=args.fusion_depth, ks=args.k,
+        metric_mode=args.metric_mode, summary=summary_config(args, data_dir),
+    )
+    from .evaluate import evaluate, format_results
+    from .runs import write_run
+
+    start = time.perf_counter()
+    bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
+    print(f"{config.protocol}: {len(bench.queries)} queries, {len(bench.documents)} documents; "
+          f"variant {config.variant}", file=sys.stderr)
+    ev = evaluate(bench, config, data_dir, cache_dir, progress=not args.quiet)
+    wall = time.perf_counter() - start
+    ev.results["wall_seconds"] = round(wall, 1)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        ev.results.to_csv(args.out, index=False)
+    if args.run_out:
+        write_run(args.run_out, ev.run)
+    if args.per_query_out:
+        ev.per_query.to_csv(args.per_query_out, index=False)
+    print(format_results(ev.results))
+    stages = ", ".join(f"{k} {v:.1f}s" for k, v in ev.seconds.items())
+    print(f"\n{int(ev.results['n_chunks'].iloc[0])} chunks; wall time {wall:.1f}s ({stages})")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from .sweep import load_sweep, run_sweep
+
+    sweep = load_sweep(args.config)
+    data_dir = resolve_data_dir(args.data)
+    out_dir = args.out or Path("results") / sweep.name
+    start = time.perf_counter()
+    print(f"sweep {sweep.name}: {len(sweep.cells)} cells → {out_dir}", file=sys.stderr)
+    table = run_sweep(sweep, data_dir, args.cache_dir or default_cache_dir(), out_dir, progress=not args.quiet)
+    summary = table[table["dataset"] == "ALL"].groupby(["variant", "chunk_size", "semantic_weight"])[
+        ["drm", "precision", "recall"]].mean() * 100
+    print("means over k, ALL datasets (%):")
+    print(summary.round(2).to_string())
+    print(f"wall time {time.perf_counter() - start:.1f}s")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import write_demo_corpus
+
+    dest = write_demo_corpus(args.dest)
+    print(f"demo benchmark written to {dest}; try: sac evaluate --data {dest} --protocol full")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sac", description="Summary-Augmented Chunking on LegalBench-RAG")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ev = sub.add_parser("evaluate", help="retrieve for every query and score DRM, precision, recall, ...")
+    _add_data_args(ev)
+    ev.add_argument("--method", default="baseline", choices=["baseline", "sac"])
+    ev.add_argument("--chunker", default="rcts", choices=["rcts", "naive"])
+    ev.add_argument("--chunk-size", type=int, default=500, help="characters")
+    ev.add_argument("--chunk-overlap", type=int, default=0, help="characters")
+    ev.add_argument("--model", default=DEFAULT_MODEL, help="sentence-transformers name or local path")
+    ev.add_argument("--semantic-weight", type=float, default=1.0, help="1 dense, 0 BM25, between: hybrid")
+    ev.add_argument("--fusion-depth", type=int, default=100, help="candidates per ranker for the hybrid")
+    ev.add_argument("--k", type=_ks, default=DEFAULT_KS, help="e.g. 1,2,4,8,16,32,64")
+    ev.add_argument("--metric-mode", default="merged", choices=["merged", "compat"])
+    _add_summary_args(ev)
+    ev.add_argument("--out", type=Path, help="results table (CSV)")
+    ev.add_argument("--run-out", type=Path, help="run file (JSONL)")
+    ev.add_argument("--per-query-out", type=Path, help="per-query metrics (CSV)")
+    ev.set_defaults(func=cmd_evaluate)
+
+    sw = sub.add_parser("sweep", help="run a grid of configurations from a TOML file, every cell cached")
+    sw.add_argument("--config", type=Path, required=True, help="sweep file, e.g. sweeps/lbr-mini-grid.toml")
+    sw.add_argument("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
+    sw.add_argument("--cache-dir", type=Path, default=None)
+    sw.add_argument("--out", type=Path, help="output folder (default: results/<sweep name>)")
+    sw.add_argument("--quiet", action="store_true")
+    sw.set_defaults(func=cmd_sweep)
+
+    de = sub.add_parser("demo", help="write the generated demo benchmark to a folder")
+    de.add_argument("dest", type=Path)
+    de.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (BenchmarkError, SummaryError, ValueError, KeyError) as e:
+        message = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"sac: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sac: interrupted; finished work is cached, rerun to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

