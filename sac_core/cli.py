@@ -52,6 +52,17 @@ def _add_summary_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--concurrency", type=int, default=4, help="parallel requests for --provider openai")
 
 
+def _add_llm_args(p: argparse.ArgumentParser) -> None:
+    """Settings of the openai provider that only `sac summarize` exposes (evaluate uses defaults)."""
+    p.add_argument("--temperature", type=float, default=0.0)
+    p.add_argument("--max-length-retries", type=int, default=10, help="re-asks, each 20 characters shorter")
+    p.add_argument("--max-input-tokens", type=int, default=64_000, help="longer documents: head + tail")
+    p.add_argument("--api-retries", type=int, default=5, help="retries on 429, 5xx and timeouts")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per request")
+    p.add_argument("--price-input", type=float, default=0.15, help="USD per 1M input tokens")
+    p.add_argument("--price-output", type=float, default=0.60, help="USD per 1M output tokens")
+
+
 def summary_config(args: argparse.Namespace, data_dir: Path) -> SummaryConfig:
     provider = args.provider
     if provider is None:
@@ -59,10 +70,58 @@ def summary_config(args: argparse.Namespace, data_dir: Path) -> SummaryConfig:
             provider = "file"
         else:
             provider = "openai" if os.environ.get("OPENAI_API_KEY") else "extractive"
-    return SummaryConfig(
+    extra = {}
+    if hasattr(args, "temperature"):  # `sac summarize`
+        extra = dict(
+            temperature=args.temperature, max_retries_length=args.max_length_retries,
+            max_input_tokens=args.max_input_tokens, max_retries_api=args.api_retries, timeout=args.timeout,
+            price_input_per_m=args.price_input, price_output_per_m=args.price_output,
+        )
+    config = SummaryConfig(
         provider=provider, prompt=args.prompt, chars=args.chars, model=args.llm_model, base_url=args.base_url,
-        concurrency=args.concurrency, summary_file=args.summary_file,
+        concurrency=args.concurrency, summary_file=args.summary_file, **extra,
     )
+    return config.resolved(data_dir)
+
+
+def cmd_summarize(args: argparse.Namespace) -> int:
+    import json
+
+    from .summaries import estimate_cost, run_cost, summarize_documents
+
+    data_dir = resolve_data_dir(args.data)
+    cache_dir = args.cache_dir or default_cache_dir()
+    config = summary_config(args, data_dir)
+    bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), args.protocol, args.seed)
+    texts = {fp: d.text for fp, d in bench.documents.items()}
+    before = estimate_cost(texts, config, cache_dir)
+    print(f"{len(texts)} documents, {len(texts) - before.documents} already cached; "
+          f"provider {config.provider}, prompt {config.prompt_name}, {config.chars} characters", file=sys.stderr)
+    if config.provider == "openai":
+        print(f"estimate for the {before.documents} to request: ~{before.input_tokens:,} input + "
+              f"~{before.output_tokens:,} output tokens ≈ ${before.usd:.2f}", file=sys.stderr)
+    if args.estimate_only:
+        return 0
+    start = time.perf_counter()
+    records = summarize_documents(texts, config, cache_dir, progress=not args.quiet)  # key from $OPENAI_API_KEY
+    wall = time.perf_counter() - start
+    after = run_cost(records, config)
+    retried = sum(len(r.attempts) > 1 for r in records.values())
+    lengths = [len(r.summary) for r in records.values()]
+    print(f"{len(records)} summaries ({sum(r.cached for r in records.values())} from cache, {retried} needed "
+          f"length retries); length min/mean/max {min(lengths)}/{sum(lengths) / len(lengths):.0f}/{max(lengths)} "
+          f"characters; {wall:.1f}s")
+    if config.provider == "openai":
+        print(f"this run: {after.input_tokens:,} input + {after.output_tokens:,} output tokens ≈ ${after.usd:.4f}")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        with args.out.open("w", encoding="utf-8") as f:
+            for r in sorted(records.values(), key=lambda r: r.file_path):
+                row = {"file_path": r.file_path, "prompt": config.prompt_name, "chars": r.chars, "summary": r.summary,
+                       "provider": r.provider, "model": r.model}
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        print(f"written to {args.out} (the format --provider file reads)")
+    return 0
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -142,6 +201,14 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--run-out", type=Path, help="run file (JSONL)")
     ev.add_argument("--per-query-out", type=Path, help="per-query metrics (CSV)")
     ev.set_defaults(func=cmd_evaluate)
+
+    su = sub.add_parser("summarize", help="make (or import) one SAC summary per document, cached and resumable")
+    _add_data_args(su)
+    _add_summary_args(su)
+    _add_llm_args(su)
+    su.add_argument("--estimate-only", action="store_true", help="print the cost estimate and stop")
+    su.add_argument("--out", type=Path, help="also write the summaries as JSONL")
+    su.set_defaults(func=cmd_summarize)
 
     sw = sub.add_parser("sweep", help="run a grid of configurations from a TOML file, every cell cached")
     sw.add_argument("--config", type=Path, required=True, help="sweep file, e.g. sweeps/lbr-mini-grid.toml")

@@ -55,10 +55,12 @@ class RunConfig:
 
     @property
     def variant(self) -> str:
-        """Short name of what is indexed: ``baseline`` or ``sac-<provider>-<prompt>-<chars>``."""
+        """Short name of what is indexed: ``baseline``, ``sac-<provider>-<prompt>-<chars>`` or ``sac-extractive-<chars>``."""
         if self.method == "baseline":
             return "baseline"
         s = self.summary
+        if s.provider == "extractive":  # no prompt: the summary is built from the text itself
+            return f"sac-extractive-{s.chars}"
         return f"sac-{s.provider}-{s.prompt_name}-{s.chars}"
 
     def columns(self) -> dict[str, object]:

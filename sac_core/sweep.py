@@ -106,11 +106,16 @@ def cell_id(config: RunConfig, bench: Benchmark) -> str:
 
 
 def run_sweep(sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, progress: bool = True) -> pd.DataFrame:
-    """Run (or read from the cache) every cell; write the outputs; return the results table."""
+    """Run (or read from the cache) every cell and return the results table.
+
+    The outputs are rewritten after each newly computed cell, so an interrupted sweep still
+    leaves valid tables of the cells it finished.
+    """
     cell_cache = diskcache.Cache(str(cache_dir / "sweep_cells"))
     benches: dict[tuple, Benchmark] = {}
     embedders: dict[str, Embedder] = {}
-    results, per_query = [], []
+    results: list[pd.DataFrame] = []
+    per_query: list[pd.DataFrame] = []
     (out_dir / "runs").mkdir(parents=True, exist_ok=True)
     bar = tqdm(sweep.cells, desc=f"sweep {sweep.name}", unit="cell", disable=not progress)
     cached = 0
@@ -121,7 +126,8 @@ def run_sweep(sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, prog
         bench = benches[key]
         cid = cell_id(config, bench)
         hit = cell_cache.get(cid)
-        if hit is None:
+        computed = hit is None
+        if computed:
             t0 = time.perf_counter()
             embedder = embedders.setdefault(config.model, Embedder(config.model, cache_dir))
             ev = evaluate(bench, config, data_dir, cache_dir, progress=progress, embedder=embedder)
@@ -133,23 +139,35 @@ def run_sweep(sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, prog
         bar.set_postfix(cached=cached, variant=config.variant, chunk=config.chunk_size, w=config.semantic_weight)
         res = hit["results"].copy()
         res.insert(0, "cell", cid)
+        res["cell_seconds"] = round(hit["seconds"], 1)
         results.append(res)
         pq = hit["per_query"].copy()
         pq.insert(0, "cell", cid)
         for column in ("variant", "chunk_size", "semantic_weight", "model", "protocol", "summary_chars"):
             pq[column] = res[column].iloc[0]
         per_query.append(pq)
-        run_path = out_dir / "runs" / f"{cid}.jsonl.gz"
-        if not run_path.exists():
-            tmp = run_path.with_suffix(".tmp")
-            write_run(tmp, hit["run"])
-            run_path.write_bytes(gzip.compress(tmp.read_bytes(), mtime=0))
-            tmp.unlink()
+        _write_run(out_dir / "runs" / f"{cid}.jsonl.gz", hit["run"])
+        if computed:
+            _write_tables(out_dir, results, per_query, with_significance=False)
+    return _write_tables(out_dir, results, per_query, with_significance=True)
+
+
+def _write_run(path: Path, run: dict) -> None:
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        write_run(tmp, run)
+        path.write_bytes(gzip.compress(tmp.read_bytes(), mtime=0))
+        tmp.unlink()
+
+
+def _write_tables(out_dir: Path, results: list[pd.DataFrame], per_query: list[pd.DataFrame],
+                  with_significance: bool) -> pd.DataFrame:
     table = pd.concat(results, ignore_index=True)
     table.to_csv(out_dir / "results.csv", index=False)
     pq_all = pd.concat(per_query, ignore_index=True)
     pq_all.to_csv(out_dir / "per_query.csv.gz", index=False)
-    significance(table, pq_all).to_csv(out_dir / "significance.csv", index=False)
+    if with_significance:
+        significance(table, pq_all).to_csv(out_dir / "significance.csv", index=False)
     return table
 
 
