@@ -130,7 +130,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     config = RunConfig(
         protocol=args.protocol, datasets=parse_datasets(args.datasets, data_dir), seed=args.seed,
         method=args.method, chunker=args.chunker, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
-        model=args.model, semantic_weight=args.semantic_weight, fusion_depth=args.fusion_depth, ks=args.k,
+        model=args.model, backend=args.backend, semantic_weight=args.semantic_weight, fusion_depth=args.fusion_depth, ks=args.k,
         metric_mode=args.metric_mode, summary=summary_config(args, data_dir),
     )
     from .evaluate import evaluate, format_results
@@ -192,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--chunk-size", type=int, default=500, help="characters")
     ev.add_argument("--chunk-overlap", type=int, default=0, help="characters")
     ev.add_argument("--model", default=DEFAULT_MODEL, help="sentence-transformers name or local path")
+    ev.add_argument("--backend", default="torch", choices=["torch", "onnx"], help="embedding runtime")
     ev.add_argument("--semantic-weight", type=float, default=1.0, help="1 dense, 0 BM25, between: hybrid")
     ev.add_argument("--fusion-depth", type=int, default=100, help="candidates per ranker for the hybrid")
     ev.add_argument("--k", type=_ks, default=DEFAULT_KS, help="e.g. 1,2,4,8,16,32,64")

@@ -66,7 +66,8 @@ class Workspace:
             share = 1.0 / len(self.columns)
             report(i * share, f"{col.name}: summaries")
             self.summaries[col.name] = document_summaries(bench, cfg, data_dir, cache_dir, api_key, False) or {}
-            embedder = self.embedders.setdefault(cfg.model, Embedder(cfg.model, cache_dir))
+            embedder = self.embedders.setdefault(
+                f"{cfg.model}@{cfg.backend}", Embedder(cfg.model, cache_dir, backend=cfg.backend))
             pool = make_pool(bench, cfg, self.summaries[col.name] if cfg.method == "sac" else None)
             report(i * share, f"{col.name}: indexing {len(pool):,} chunks")
             step = lambda done, total, i=i, name=col.name: report(  # noqa: E731

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from .benchmark import DATASETS
 from .chunking import CHUNKERS
-from .embedding import DEFAULT_MODEL, model_id
+from .embedding import BACKENDS, DEFAULT_MODEL, model_id
 from .metrics import DEFAULT_KS, MODES
 from .pool import METHODS
 from .protocols import PROTOCOLS
@@ -27,6 +27,7 @@ class RunConfig:
     chunk_size: int = 500  # characters of the document per chunk
     chunk_overlap: int = 0  # characters
     model: str = DEFAULT_MODEL
+    backend: str = "torch"  # "torch" (sentence-transformers) or "onnx" (ONNX Runtime, same vectors)
     semantic_weight: float = 1.0  # 1 = dense only, 0 = BM25 only, between = rank fusion
     fusion_depth: int = 100  # candidates each ranker gives the fusion (at least max k)
     ks: tuple[int, ...] = DEFAULT_KS
@@ -38,6 +39,7 @@ class RunConfig:
             (self.protocol in PROTOCOLS, f"protocol must be one of {PROTOCOLS}"),
             (self.method in METHODS, f"method must be one of {METHODS}"),
             (self.chunker in CHUNKERS, f"chunker must be one of {CHUNKERS}"),
+            (self.backend in BACKENDS, f"backend must be one of {BACKENDS}"),
             (self.chunk_size > 0, "chunk_size must be > 0"),
             (0 <= self.chunk_overlap < self.chunk_size, "chunk_overlap must be in [0, chunk_size)"),
             (0.0 <= self.semantic_weight <= 1.0, "semantic_weight must be in [0, 1]"),

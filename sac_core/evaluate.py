@@ -53,7 +53,7 @@ def evaluate(
     seconds["summaries"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     pool = make_pool(bench, config, summaries)
-    embedder = embedder or Embedder(config.model, cache_dir)
+    embedder = embedder or Embedder(config.model, cache_dir, backend=config.backend)
     retriever = Retriever(pool, embedder, config.semantic_weight, config.fusion_depth, progress)
     seconds["index"] = time.perf_counter() - t0
     t0 = time.perf_counter()

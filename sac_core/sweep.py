@@ -129,7 +129,8 @@ def run_sweep(sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, prog
         computed = hit is None
         if computed:
             t0 = time.perf_counter()
-            embedder = embedders.setdefault(config.model, Embedder(config.model, cache_dir))
+            embedder = embedders.setdefault(
+                f"{config.model}@{config.backend}", Embedder(config.model, cache_dir, backend=config.backend))
             ev = evaluate(bench, config, data_dir, cache_dir, progress=progress, embedder=embedder)
             hit = {"results": ev.results, "per_query": ev.per_query, "run": ev.run,
                    "seconds": time.perf_counter() - t0}

@@ -29,3 +29,14 @@ def test_vectors_are_unit_length_and_never_encoded_twice(tmp_path, monkeypatch):
     assert second.encoded == 1
     assert np.array_equal(again[:3], vecs)
     assert float(again[0] @ again[1]) < float(again[0] @ again[2])
+
+
+def test_onnx_backend_gives_the_same_vectors_under_its_own_cache_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    texts = ["The Receiving Party shall return all Confidential Information.", "Governing law: Delaware."]
+    torch_vecs = Embedder(DEFAULT_MODEL, tmp_path).encode(texts, progress=False)
+    onnx = Embedder(DEFAULT_MODEL, tmp_path, backend="onnx")
+    onnx_vecs = onnx.encode(texts, progress=False)
+    assert onnx.encoded == 2  # not read from the torch entries
+    assert np.allclose((torch_vecs * onnx_vecs).sum(axis=1), 1.0, atol=1e-5)
+    assert text_key(DEFAULT_MODEL, "x", "onnx") != text_key(DEFAULT_MODEL, "x")
