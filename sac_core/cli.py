@@ -173,6 +173,34 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import encode_vs_build, peak_rss_mb, query_latency, warm_sweep_seconds
+    from .compare import Workspace
+
+    data_dir = resolve_data_dir(args.data)
+    cache_dir = args.cache_dir or default_cache_dir()
+    base = RunConfig(protocol=args.protocol, datasets=parse_datasets(args.datasets, data_dir),
+                     summary=SummaryConfig(provider="file", chars=150).resolved(data_dir))
+    t0 = time.perf_counter()
+    ws = Workspace.load(data_dir, cache_dir, base)
+    load_s = time.perf_counter() - t0
+    lat = query_latency(ws, args.queries, args.k)  # also loads the model
+    n_chunks = sum(len(r.pool) for r in ws.retrievers.values())
+    print(f"(c) three indexes of {args.protocol} loaded ({n_chunks:,} chunks in all) in {load_s:.1f}s, model "
+          f"loaded, {lat['queries']} queries run: peak RSS {peak_rss_mb():,.0f} MB")
+    print(f"(b) three-way query latency, warm, k={args.k}, model encodes each query: "
+          f"p50 {lat['p50_ms']:.1f} ms, p95 {lat['p95_ms']:.1f} ms over {lat['queries']} queries")
+    for backend in args.backends.split(","):
+        r = encode_vs_build(ws.bench, base, args.chunks, backend)
+        print(f"(a) {backend:5s}: raw encode {r['raw_per_s']:.1f} chunks/s, index build {r['build_per_s']:.1f} "
+              f"chunks/s over the same {r['chunks']} chunks; build/raw = {r['ratio']:.2f}")
+    if args.sweep:
+        cached, total, seconds = warm_sweep_seconds(args.sweep, data_dir, cache_dir)
+        print(f"(d) warm sweep {args.sweep}: {cached}/{total} cells cached, rerun from cache in {seconds:.1f}s")
+    print(f"peak RSS at the end {peak_rss_mb():,.0f} MB")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import write_demo_corpus
 
@@ -218,6 +246,18 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--out", type=Path, help="output folder (default: results/<sweep name>)")
     sw.add_argument("--quiet", action="store_true")
     sw.set_defaults(func=cmd_sweep)
+
+    be = sub.add_parser("bench", help="measure throughput, query latency, memory and warm sweep time")
+    be.add_argument("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
+    be.add_argument("--protocol", default="lbr-mini", choices=["full", "lbr-mini", "paper"])
+    be.add_argument("--datasets", default="all")
+    be.add_argument("--cache-dir", type=Path, default=None)
+    be.add_argument("--queries", type=int, default=200, help="queries timed for the latency")
+    be.add_argument("--k", type=int, default=8)
+    be.add_argument("--chunks", type=int, default=1000, help="chunks encoded for the throughput")
+    be.add_argument("--backends", default="torch,onnx")
+    be.add_argument("--sweep", type=Path, help="sweep file whose cached cells are rerun for (d)")
+    be.set_defaults(func=cmd_bench)
 
     de = sub.add_parser("demo", help="write the generated demo benchmark to a folder")
     de.add_argument("dest", type=Path)

@@ -60,6 +60,7 @@ class Workspace:
         self.summaries: dict[str, dict[str, str]] = {}
         self.retrievers: dict[str, Retriever] = {}
         self.embedders: dict[str, Embedder] = {}
+        self.cache_queries = True  # False: every search runs the model (for honest latency figures)
         report = on_progress or (lambda fraction, message: None)
         for i, col in enumerate(self.columns):
             cfg = col.config
@@ -86,9 +87,13 @@ class Workspace:
 
     def search(self, text: str, k: int, query: Query | None = None) -> list[ColumnResult]:
         """Run ``text`` through every column; with a benchmark ``query`` also score it against gold."""
+        vectors: dict[int, object] = {}  # one query encoding per embedder, shared by its columns
         out = []
         for col in self.columns:
-            hits = self.retrievers[col.name].search([text], k)[0]
+            retriever = self.retrievers[col.name]
+            if retriever.dense is not None and id(retriever.embedder) not in vectors:
+                vectors[id(retriever.embedder)] = retriever.embedder.encode([text], False, cache=self.cache_queries)
+            hits = retriever.search([text], k, vectors=vectors.get(id(retriever.embedder)))[0]
             gold_files = query.gold_files if query else frozenset()
             metrics = score_query(as_spans(hits), query, k, col.config.metric_mode) if query else None
             involved = {h.chunk.file_path for h in hits} | set(gold_files)

@@ -87,12 +87,17 @@ class Embedder:
 
     def encode(
         self, texts: Sequence[str], progress: bool = True, desc: str = "embedding",
-        on_progress: Callable[[int, int], None] | None = None,
+        on_progress: Callable[[int, int], None] | None = None, cache: bool = True,
     ) -> np.ndarray:
         """Vectors for ``texts`` in order, shape (len(texts), dim), float32, unit length.
 
         ``on_progress(done, total)`` is called after each encoded block of cache misses (for UIs).
+        ``cache=False`` encodes without reading or writing the cache (latency measurements).
         """
+        if not cache:
+            self.encoded += len(texts)
+            return self._st.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                                   convert_to_numpy=True, show_progress_bar=False).astype(np.float32)
         keys = [text_key(self.model, t, self.backend) for t in texts]
         unique = dict.fromkeys(keys)  # key → vector, first-seen order
         missing: dict[str, str] = {}

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from .benchmark import Span
 from .chunking import Chunk
 from .embedding import Embedder
@@ -35,11 +37,15 @@ class Retriever:
         )
         self.bm25 = BM25Index(pool.indexed) if semantic_weight < 1 else None
 
-    def search(self, queries: Sequence[str], k: int, progress: bool = False) -> list[list[Hit]]:
+    def search(
+        self, queries: Sequence[str], k: int, progress: bool = False, vectors: np.ndarray | None = None,
+    ) -> list[list[Hit]]:
+        """Top-k hits per query. ``vectors``: the queries' embeddings, if the caller has them already."""
         depth = k if self.bm25 is None or self.dense is None else max(k, self.fusion_depth)
         dense: list[Ranked | None] = [None] * len(queries)
         if self.dense is not None:
-            vectors = self.embedder.encode(list(queries), progress=progress, desc="embedding queries")
+            if vectors is None:
+                vectors = self.embedder.encode(list(queries), progress=progress, desc="embedding queries")
             dense = list(self.dense.search(vectors, depth))
         out = []
         for query, d in zip(queries, dense):
