@@ -201,6 +201,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from .report import at_k, mean_over_k, read_results
+
+    table = read_results(args.results)
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        print(f"precision / recall / DRM (%), ALL datasets, mean over k = {sorted(table['k'].unique())}:")
+        print(mean_over_k(table).to_string())
+        for metric in ("drm", "precision", "recall"):
+            print(f"\n{metric}@{args.k} per dataset (%):")
+            print(at_k(table, args.k, metric).to_string())
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import write_demo_corpus
 
@@ -258,6 +273,11 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--backends", default="torch,onnx")
     be.add_argument("--sweep", type=Path, help="sweep file whose cached cells are rerun for (d)")
     be.set_defaults(func=cmd_bench)
+
+    rp = sub.add_parser("report", help="print results as the paper's tables (means over k; per dataset at k)")
+    rp.add_argument("results", nargs="+", help="results CSV files (sac evaluate --out, or a sweep's results.csv)")
+    rp.add_argument("--k", type=int, default=8)
+    rp.set_defaults(func=cmd_report)
 
     de = sub.add_parser("demo", help="write the generated demo benchmark to a folder")
     de.add_argument("dest", type=Path)
