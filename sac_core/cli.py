@@ -164,7 +164,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     out_dir = args.out or Path("results") / sweep.name
     start = time.perf_counter()
     print(f"sweep {sweep.name}: {len(sweep.cells)} cells → {out_dir}", file=sys.stderr)
-    table = run_sweep(sweep, data_dir, args.cache_dir or default_cache_dir(), out_dir, progress=not args.quiet)
+    table = run_sweep(sweep, data_dir, args.cache_dir or default_cache_dir(), out_dir, progress=not args.quiet,
+                      cached_only=args.cached_only)
+    if args.cached_only:
+        print(f"{table['cell'].nunique()} of {len(sweep.cells)} cells were cached and are written", file=sys.stderr)
     summary = table[table["dataset"] == "ALL"].groupby(["variant", "chunk_size", "semantic_weight"])[
         ["drm", "precision", "recall"]].mean() * 100
     print("means over k, ALL datasets (%):")
@@ -260,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--cache-dir", type=Path, default=None)
     sw.add_argument("--out", type=Path, help="output folder (default: results/<sweep name>)")
     sw.add_argument("--quiet", action="store_true")
+    sw.add_argument("--cached-only", action="store_true", help="write only the cells already computed")
     sw.set_defaults(func=cmd_sweep)
 
     be = sub.add_parser("bench", help="measure throughput, query latency, memory and warm sweep time")

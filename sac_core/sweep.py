@@ -105,11 +105,14 @@ def cell_id(config: RunConfig, bench: Benchmark) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
-def run_sweep(sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, progress: bool = True) -> pd.DataFrame:
+def run_sweep(
+    sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, progress: bool = True, cached_only: bool = False,
+) -> pd.DataFrame:
     """Run (or read from the cache) every cell and return the results table.
 
     The outputs are rewritten after each newly computed cell, so an interrupted sweep still
-    leaves valid tables of the cells it finished.
+    leaves valid tables of the cells it finished. ``cached_only``: skip cells not yet computed
+    (to publish a partial sweep with its significance table).
     """
     cell_cache = diskcache.Cache(str(cache_dir / "sweep_cells"))
     benches: dict[tuple, Benchmark] = {}
@@ -127,6 +130,8 @@ def run_sweep(sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, prog
         cid = cell_id(config, bench)
         hit = cell_cache.get(cid)
         computed = hit is None
+        if computed and cached_only:
+            continue
         if computed:
             t0 = time.perf_counter()
             embedder = embedders.setdefault(
@@ -150,6 +155,8 @@ def run_sweep(sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, prog
         _write_run(out_dir / "runs" / f"{cid}.jsonl.gz", hit["run"])
         if computed:
             _write_tables(out_dir, results, per_query, with_significance=False)
+    if not results:
+        raise SweepError(f"sweep {sweep.name}: no cell is cached yet")
     return _write_tables(out_dir, results, per_query, with_significance=True)
 
 
