@@ -1,0 +1,37 @@
+"""SAC dashboard: why legal RAG retrieves from the wrong document, and how SAC fixes it.
+
+Run: ``make app`` (or ``streamlit run app.py``). UI only; the engine is ``sac_core``.
+
+The page scripts live in ``app_pages/``, deliberately not ``pages/``: Streamlit treats a ``pages/``
+folder beside the main script as an old-style multipage app until ``st.navigation`` has run once,
+so on a fresh server a deep link such as ``/curves`` would run that page alone (no sidebar
+navigation of ours, no page config) and list every file of the folder as a page.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+if str(ROOT) not in sys.path:  # `sac_core` and `app_pages._ui` importable however the app is started
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from app_pages import _ui as ui  # noqa: E402
+
+st.set_page_config(page_title="SAC dashboard", page_icon=":material/balance:", layout="wide")
+
+PAGES = [
+    st.Page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", default=True),
+    st.Page("app_pages/curves.py", title="Curves", icon=":material/show_chart:"),
+    st.Page("app_pages/tune.py", title="Tune", icon=":material/tune:"),
+    st.Page("app_pages/documents.py", title="Documents", icon=":material/description:"),
+]
+
+page = st.navigation(PAGES)
+settings = ui.sidebar()
+ui.style()
+ui.banner(settings)
+page.run()

@@ -1,0 +1,93 @@
+"""Documents: one document with its chunk boundaries, its SAC summaries and its gold spans."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_pages import _ui as ui
+from sac_core import app_state as state
+from sac_core import views
+from sac_core.chunking import chunk_document
+from sac_core.summaries import SummaryError
+
+WINDOW = 30  # chunks drawn at once
+
+s = ui.settings()
+st.title("Documents: chunks, summaries, gold spans")
+st.caption("What the retriever sees of one document: where the chunker cuts it, which summary SAC prepends to "
+           "every one of its chunks, and where the benchmark's gold spans lie.")
+bench = ui.benchmark(s)
+datasets = [ds for ds in bench.datasets if any(d.dataset == ds for d in bench.documents.values())]
+if not datasets:
+    st.warning("No documents in the selected datasets.")
+    st.stop()
+
+spans_in = state.gold_by_document(bench)
+top = st.columns([1.2, 4, 1.3, 1.3])
+dataset = top[0].selectbox("Dataset", datasets, key="doc_dataset")
+paths = sorted(fp for fp, d in bench.documents.items() if d.dataset == dataset)
+file_path = top[1].selectbox(
+    f"Document ({len(paths)} in {dataset}; type to search)", paths, key=f"doc_path::{dataset}",
+    format_func=lambda p: f"{p} · {len(bench.documents[p].text):,} characters · {len(spans_in[p])} gold spans",
+)
+size = int(top[2].number_input("Chunk size", 50, 4000, 500, step=50, key="doc_chunk"))
+overlap = int(top[3].number_input("Chunk overlap", 0, 1000, 0, step=10, key="doc_overlap"))
+if overlap >= size:
+    st.warning("The overlap must be smaller than the chunk size; using 0.")
+    overlap = 0
+doc = bench.documents[file_path]
+chunks = chunk_document(file_path, doc.text, "rcts", size, overlap)
+pairs = spans_in[file_path]
+
+st.subheader("SAC summaries of this document")
+ask = s.provider != "openai" or st.toggle("Request / show the openai summaries of this document", key="doc_openai")
+if ask:
+    try:
+        summaries = state.document_summaries_for(file_path, doc.text, s.provider, s.chars, s.source.data_dir,
+                                                 s.cache_dir, ui.api_key(s))
+    except (SummaryError, OSError, KeyError) as e:
+        st.error(f"No summaries: {e}")
+        summaries = {}
+    for col, (prompt, summary) in zip(st.columns(max(1, len(summaries))), summaries.items()):
+        with col:
+            name = "extractive (no prompt)" if s.provider == "extractive" else f"{prompt} prompt"
+            st.markdown(f"**{name}** · provider `{s.provider}` · target {s.chars} characters")
+            st.markdown(views.md_safe(f'<div class="sac-context">{views.esc(summary)}</div>'), unsafe_allow_html=True)
+            st.caption(f"{len(summary)} characters")
+
+st.subheader(f"Gold spans ({len(pairs)})")
+if pairs:
+    st.dataframe(
+        [{"query": q.query_id, "question": q.text, "start": g.start, "end": g.end, "characters": len(g)}
+         for q, g in pairs],
+        hide_index=True, width="stretch",
+    )
+else:
+    st.caption("No query of the selected datasets cites this document.")
+
+st.subheader(f"{len(chunks)} chunks (rcts, {size} characters, overlap {overlap})")
+jump_key, first_key = f"doc_jump::{file_path}", f"doc_first::{file_path}"
+targets = {"the beginning": 0} | {
+    f"gold span {i} ({q.query_id}, [{g.start:,}, {g.end:,}))": views.chunk_range_around(chunks, g)
+    for i, (q, g) in enumerate(pairs, start=1)
+}
+
+
+def _jump() -> None:
+    st.session_state[first_key] = targets[st.session_state[jump_key]] + 1
+
+
+nav = st.columns([3, 1])
+nav[0].selectbox("Jump to", list(targets), key=jump_key, on_change=_jump)
+first = int(nav[1].number_input(f"First chunk shown (of {len(chunks)})", 1, max(1, len(chunks)), 1,
+                                key=first_key)) - 1
+st.caption("Chunks alternate blue / pink, text in two chunks (overlap) is violet, text in none (stripped by the "
+           "splitter) is grey; gold spans are yellow and underlined; the small blue numbers start each chunk. "
+           f"{WINDOW} chunks at a time.")
+if chunks:
+    last = min(len(chunks), first + WINDOW) - 1
+    lo = 0 if first == 0 else chunks[first].start
+    hi = len(doc.text) if last == len(chunks) - 1 else chunks[last].end
+    st.markdown(views.boundaries_html(doc.text, chunks, [g for _, g in pairs], lo, hi), unsafe_allow_html=True)
+else:
+    st.caption("The document is empty.")
