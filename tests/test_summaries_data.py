@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from sac_core.benchmark import DATASETS
 from sac_core.summaries import SummaryConfig, summarize_documents
 from sac_core.summaries.extractive import fingerprint
 from sac_core.summaries.length import limit
 
-DATASETS = ("contractnli", "cuad", "maud", "privacy_qa")
 
 
 @pytest.fixture(scope="module")
-def data_dir() -> Path:
-    raw = os.environ.get("SAC_DATA_DIR")
-    if not raw:
-        pytest.skip("SAC_DATA_DIR not set: real-data checks skipped")
-    return Path(raw)
+def data_dir(real_data: Path) -> Path:  # the conftest fixture: skips without SAC_DATA_DIR
+    return real_data
 
 
 def read(data_dir: Path, file_path: str) -> str:
