@@ -211,7 +211,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     table = read_results(args.results)
     with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print(f"precision / recall / DRM (%), ALL datasets, mean over k = {sorted(table['k'].unique())}:")
+        fixed = {c: table[c].iloc[0] for c in ("protocol", "model", "backend", "chunk_size", "semantic_weight")
+                 if c in table.columns and table[c].nunique(dropna=False) == 1}
+        print("setting: " + ", ".join(f"{c}={v}" for c, v in fixed.items()))
+        ks = ",".join(str(int(k)) for k in sorted(table["k"].unique()))
+        print(f"precision / recall / DRM (%), ALL datasets, mean over k = {ks}:")
         print(mean_over_k(table).to_string())
         for metric in ("drm", "precision", "recall"):
             print(f"\n{metric}@{args.k} per dataset (%):")

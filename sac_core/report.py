@@ -13,7 +13,8 @@ SHOWN = ("precision", "recall", "drm")
 
 
 def _key(table: pd.DataFrame) -> list[str]:
-    return [c for c in KEY if c in table.columns]
+    """The configuration columns that vary in ``table`` (``variant`` always)."""
+    return [c for c in KEY if c in table.columns and (c == "variant" or table[c].nunique(dropna=False) > 1)]
 
 
 def mean_over_k(table: pd.DataFrame, dataset: str = "ALL") -> pd.DataFrame:

@@ -23,4 +23,10 @@ def test_mean_over_k_in_percent():
 def test_at_k_per_dataset_with_all_last():
     t = at_k(table(), k=2)
     assert list(t.columns) == ["a", "b", "ALL"]
-    assert t.loc[("sac", 500, 1.0), "a"] == pytest.approx(40.0)
+    assert t.loc["sac", "a"] == pytest.approx(40.0)  # constant settings are not index levels
+
+
+def test_varying_settings_become_index_levels():
+    t = table()
+    t.loc[t["variant"] == "sac", "chunk_size"] = 800
+    assert mean_over_k(t).index.names == ["variant", "chunk_size"]
