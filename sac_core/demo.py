@@ -45,7 +45,7 @@ def _nda(i: int, rng: random.Random) -> tuple[str, list[_Clause], dict[str, str]
     a, b = PARTIES[i]
     facts = {
         "a": a, "b": b, "law": LAWS[i % len(LAWS)], "purpose": PURPOSES[i % len(PURPOSES)],
-        "years": str(rng.choice([1, 2, 3, 5])), "days": str(rng.choice([10, 15, 30, 45, 60])),
+        "years": str(rng.choice([2, 3, 4, 5])), "days": str(rng.choice([10, 15, 30, 45, 60])),
         "date": f"{rng.choice(['January', 'March', 'June', 'September', 'November'])} {rng.randint(1, 28)}, "
                 f"{rng.randint(2015, 2023)}",
     }
