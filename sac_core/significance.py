@@ -9,6 +9,7 @@ correction so it is never 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -36,11 +37,19 @@ def permutation_test(a: np.ndarray, b: np.ndarray, higher_is_better: bool = True
     if len(diff) == 0:
         return Paired(float("nan"), float("nan"), float("nan"), 0, 0, 0)
     observed = abs(diff.mean())
-    rng = np.random.default_rng(seed)
-    signs = rng.choice(np.array([-1.0, 1.0]), size=(n_resamples, len(diff)))
-    extreme = int((np.abs((signs * diff).mean(axis=1)) >= observed - 1e-15).sum())
+    resampled = np.abs(_signs(n_resamples, len(diff), seed) @ diff) / len(diff)
+    extreme = int((resampled >= observed - 1e-12).sum())
     p = (extreme + 1) / (n_resamples + 1)
     return Paired(float(a.mean()), float(b.mean()), p, int(better.sum()), int((~better & ~worse).sum()), int(worse.sum()))
+
+
+@lru_cache(maxsize=8)
+def _signs(n_resamples: int, n: int, seed: int) -> np.ndarray:
+    """Random ±1 matrix (n_resamples × n); the same for every test of one size and seed, so built once."""
+    rng = np.random.default_rng(seed)
+    signs = (rng.integers(0, 2, size=(n_resamples, n), dtype=np.int8) * 2 - 1).astype(np.float64)
+    signs.setflags(write=False)  # shared by every caller
+    return signs
 
 
 LOWER_IS_BETTER = {"drm"}
