@@ -65,7 +65,8 @@ def warm_sweep_seconds(sweep_path: Path, data_dir: Path, cache_dir: Path) -> tup
     cached = []
     for c in sweep.cells:
         key = (c.protocol, c.datasets, c.seed)
-        benches.setdefault(key, None) or benches.__setitem__(key, load_benchmark(data_dir, c.datasets, c.protocol, c.seed))
+        if key not in benches:
+            benches[key] = load_benchmark(data_dir, c.datasets, c.protocol, c.seed)
         if cell_id(c, benches[key]) in cells:
             cached.append(c)
     if not cached:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .benchmark import Benchmark, Query, Span, load_benchmark
 from .config import RunConfig
-from .embedding import Embedder
+from .embedding import Embedder, shared_embedder
 from .evaluate import document_summaries, make_pool
 from .highlight import covered
 from .metrics import score_query
@@ -67,8 +67,7 @@ class Workspace:
             share = 1.0 / len(self.columns)
             report(i * share, f"{col.name}: summaries")
             self.summaries[col.name] = document_summaries(bench, cfg, data_dir, cache_dir, api_key, False) or {}
-            embedder = self.embedders.setdefault(
-                f"{cfg.model}@{cfg.backend}", Embedder(cfg.model, cache_dir, backend=cfg.backend))
+            embedder = shared_embedder(self.embedders, cfg.model, cache_dir, cfg.backend)
             pool = make_pool(bench, cfg, self.summaries[col.name] if cfg.method == "sac" else None)
             report(i * share, f"{col.name}: indexing {len(pool):,} chunks")
             step = lambda done, total, i=i, name=col.name: report(  # noqa: E731

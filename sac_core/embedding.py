@@ -52,6 +52,14 @@ def resolve_model_path(name: str) -> str:
 BACKENDS: tuple[str, ...] = ("torch", "onnx")
 
 
+def shared_embedder(embedders: dict[str, "Embedder"], model: str, cache_dir: Path, backend: str) -> "Embedder":
+    """One Embedder per (model, backend) in ``embedders``, created on first use."""
+    key = f"{model}@{backend}"
+    if key not in embedders:
+        embedders[key] = Embedder(model, cache_dir, backend=backend)
+    return embedders[key]
+
+
 def text_key(model: str, text: str, backend: str = "torch") -> str:
     """Cache key. ONNX vectors agree with torch to ~1e-6 but are not bit-identical: own keys."""
     suffix = "" if backend == "torch" else f"@{backend}"

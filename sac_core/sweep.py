@@ -37,7 +37,7 @@ from tqdm.auto import tqdm
 
 from .benchmark import Benchmark, load_benchmark
 from .config import RunConfig
-from .embedding import Embedder
+from .embedding import Embedder, shared_embedder
 from .evaluate import evaluate
 from .runs import write_run
 from .significance import compare_methods
@@ -134,8 +134,7 @@ def run_sweep(
             continue
         if computed:
             t0 = time.perf_counter()
-            embedder = embedders.setdefault(
-                f"{config.model}@{config.backend}", Embedder(config.model, cache_dir, backend=config.backend))
+            embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
             ev = evaluate(bench, config, data_dir, cache_dir, progress=progress, embedder=embedder)
             hit = {"results": ev.results, "per_query": ev.per_query, "run": ev.run,
                    "seconds": time.perf_counter() - t0}
