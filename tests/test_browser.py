@@ -143,6 +143,8 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str) -> 
             box.press("Enter")
             page.wait_for_selector(".sac-hit.sac-free", timeout=60_000)
             _settle(page)
+            # the previous run's elements can linger while a slow rerun finishes: wait for the final state
+            page.wait_for_function("() => document.querySelectorAll('mark.gold').length === 0", timeout=60_000)
             assert page.locator("mark.gold").count() == 0
             assert "text=" in page.url
             box.fill("")
