@@ -26,7 +26,7 @@ def mean_over_k(table: pd.DataFrame, dataset: str = "ALL") -> pd.DataFrame:
 def at_k(table: pd.DataFrame, k: int = 8, metric: str = "drm") -> pd.DataFrame:
     """``metric@k`` per dataset (columns) for each configuration (rows) (%)."""
     sel = table[table["k"] == k]
-    wide = sel.pivot_table(index=_key(table), columns="dataset", values=metric, dropna=False) * 100
+    wide = sel.pivot_table(index=_key(table), columns="dataset", values=metric, dropna=False).dropna(how="all") * 100
     order = [d for d in wide.columns if d != "ALL"] + (["ALL"] if "ALL" in wide.columns else [])
     return wide[order].round(2)
 
