@@ -46,7 +46,17 @@ class OnnxEncoder:
         return self.dim
 
     def encode(self, texts: Sequence[str], batch_size: int = 32, **_: object) -> np.ndarray:
-        """Unit-length float32 vectors, shape (len(texts), dim)."""
+        """Unit-length float32 vectors, shape (len(texts), dim), in the order of ``texts``.
+
+        Texts are batched by length (as sentence-transformers does) so batches carry little padding.
+        """
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors = self._encode_sorted([texts[i] for i in order], batch_size)
+        out = np.empty_like(vectors)
+        out[order] = vectors
+        return out
+
+    def _encode_sorted(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
         out = []
         for i in range(0, len(texts), batch_size):
             enc = self.tokenizer(list(texts[i : i + batch_size]), padding=True, truncation=True,
