@@ -43,6 +43,15 @@ def make_pool(bench: Benchmark, config: RunConfig, summaries: dict[str, str] | N
     return build_pool(bench.documents, config.chunker, config.chunk_size, config.chunk_overlap, summaries)
 
 
+def run_queries(
+    retriever: Retriever, bench: Benchmark, config: RunConfig, progress: bool = False,
+) -> tuple[dict[str, list[Span]], pd.DataFrame]:
+    """Every benchmark query through ``retriever``: the run (ranked spans up to max k) and its per-query metrics."""
+    hits = retriever.search([q.text for q in bench.queries], config.max_k, progress)
+    run = {q.query_id: as_spans(h) for q, h in zip(bench.queries, hits)}
+    return run, score_run(bench.queries, run, config.ks, config.metric_mode)
+
+
 def evaluate(
     bench: Benchmark, config: RunConfig, data_dir: Path, cache_dir: Path, api_key: str | None = None,
     progress: bool = True, embedder: Embedder | None = None,
@@ -57,10 +66,8 @@ def evaluate(
     retriever = Retriever(pool, embedder, config.semantic_weight, config.fusion_depth, progress)
     seconds["index"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    hits = retriever.search([q.text for q in bench.queries], config.max_k, progress)
-    run = {q.query_id: as_spans(h) for q, h in zip(bench.queries, hits)}
+    run, per_query = run_queries(retriever, bench, config, progress)
     seconds["retrieve"] = time.perf_counter() - t0
-    per_query = score_run(bench.queries, run, config.ks, config.metric_mode)
     results = mean_by_dataset(per_query)
     counts = {"n_queries": len(bench.queries), "n_documents": len(bench.documents), "n_chunks": len(pool)}
     for key, value in {**config.columns(), **counts}.items():

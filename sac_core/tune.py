@@ -18,8 +18,8 @@ from .app_state import compare_columns
 from .benchmark import Benchmark
 from .compare import Workspace
 from .config import RunConfig
-from .metrics import DEFAULT_KS, METRICS, score_run
-from .retrieval import as_spans
+from .evaluate import run_queries
+from .metrics import DEFAULT_KS, METRICS
 from .significance import LOWER_IS_BETTER
 
 Progress = Callable[[float, str], None]
@@ -64,13 +64,11 @@ def evaluate_setting(
     report = on_progress or (lambda fraction, message: None)
     build = lambda fraction, message: report(fraction * BUILD_SHARE, message)  # noqa: E731
     ws = Workspace(bench, compare_columns(config), data_dir, cache_dir, api_key, build)
-    texts = [q.text for q in bench.queries]
     frames = []
     for i, col in enumerate(ws.columns):
-        report(BUILD_SHARE + (1 - BUILD_SHARE) * i / len(ws.columns), f"{col.name}: retrieving {len(texts)} queries")
-        hits = ws.retrievers[col.name].search(texts, config.max_k)
-        run = {q.query_id: as_spans(h) for q, h in zip(bench.queries, hits)}
-        per_query = score_run(bench.queries, run, config.ks, config.metric_mode)
+        report(BUILD_SHARE + (1 - BUILD_SHARE) * i / len(ws.columns),
+               f"{col.name}: retrieving {len(bench.queries)} queries")
+        _, per_query = run_queries(ws.retrievers[col.name], bench, config)
         means = per_query.groupby("k", sort=True)[list(METRICS)].mean().reset_index()
         means.insert(0, "variant", col.config.variant)
         means.insert(0, "index", col.name)
