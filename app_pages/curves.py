@@ -72,18 +72,26 @@ except (ValueError, OSError, pd.errors.ParserError) as e:
     st.error(str(e))
     st.stop()
 
-options = curves.selector_options(df)
-defaults = curves.default_choices(options)
 names = {"chunk_size": "Chunk size", "summary_chars": "Summary length", "semantic_weight": "Semantic weight (BM25 mix)",
          "model": "Embedding model"}
 choices: dict[str, object] = {}
-for cell, (col, values) in zip(st.columns(len(options)), options.items()):
-    if not values:
-        cell.selectbox(names.get(col, col), ["—"], disabled=True, key=f"curves_sel::{col}")
-        continue
-    choices[col] = cell.selectbox(names.get(col, col), values, index=values.index(defaults[col]),
-                                  key=f"curves_sel::{sweep.path}::{col}", disabled=len(values) == 1,
-                                  format_func=lambda v, c=col: curves.fmt_value(c, v))
+
+
+def _selectors(options: dict[str, list]) -> None:
+    """One select box per setting column, in one row; picks go into ``choices``."""
+    defaults = curves.default_choices(options)
+    for cell, (col, values) in zip(st.columns(len(options)), options.items()):
+        if not values:
+            cell.selectbox(names.get(col, col), ["—"], disabled=True, key=f"curves_sel::{col}")
+            continue
+        choices[col] = cell.selectbox(names.get(col, col), values, index=values.index(defaults[col]),
+                                      key=f"curves_sel::{sweep.path}::{col}::{values}", disabled=len(values) == 1,
+                                      format_func=lambda v, c=col: curves.fmt_value(c, v))
+
+
+_selectors(curves.selector_options(df))
+if extra := curves.selector_options(df, choices):  # settings that still vary, e.g. two seeds
+    _selectors(extra)
 setting = curves.select(df, choices)
 row = st.columns([3, 2])
 all_variants = curves.variant_order(setting["variant"].tolist())

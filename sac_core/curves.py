@@ -30,7 +30,8 @@ RESULTS_ENV = "SAC_RESULTS_DIR"
 METRICS: tuple[str, ...] = ("drm", "precision", "recall")
 METRIC_LABELS = {"drm": "DRM", "precision": "precision", "recall": "recall", "hit": "Hit", "mrr": "MRR",
                  "ndcg": "nDCG"}
-# Settings a user picks one value of; the first five are always offered, the rest only when they vary.
+# Settings a user picks one value of; the first four are always offered, the rest only when they vary
+# within the chosen setting (see selector_options).
 SELECTORS: tuple[str, ...] = ("chunk_size", "summary_chars", "semantic_weight", "model", "protocol",
                               "chunk_overlap", "chunker", "metric_mode", "fusion_depth", "seed", "datasets",
                               "summary_model", "backend")
@@ -132,14 +133,20 @@ def _values(series: pd.Series) -> list:
         return sorted(values, key=str)
 
 
-def selector_options(df: pd.DataFrame) -> dict[str, list]:
-    """Per selector column: its distinct values (main selectors always; others when they vary)."""
+def selector_options(df: pd.DataFrame, choices: Mapping[str, object] | None = None) -> dict[str, list]:
+    """Per selector column, its distinct values.
+
+    Without ``choices``: the main selectors, always offered. With ``choices`` (the main ones):
+    the other selectors that still vary among the rows of that setting. A column that only
+    varies *between* settings (e.g. ``backend`` when chunk 500 ran through torch and chunk 800
+    through ONNX) is then never offered, so it cannot hide a setting's rows.
+    """
+    if choices is None:
+        return {col: _values(df[col]) for col in MAIN_SELECTORS if col in df.columns}
+    rows = select(df, choices)
     out = {}
-    for col in SELECTORS:
-        if col not in df.columns:
-            continue
-        values = _values(df[col])
-        if col in MAIN_SELECTORS or len(values) > 1:
+    for col in SELECTORS[len(MAIN_SELECTORS):]:
+        if col in rows.columns and len(values := _values(rows[col])) > 1:
             out[col] = values
     return out
 

@@ -113,6 +113,19 @@ def test_selector_options_and_defaults_prefer_the_papers_main_setting():
     assert curves.default_choices({"chunk_size": [200, 800]}) == {"chunk_size": 200}
 
 
+def test_other_selectors_are_offered_only_when_they_vary_within_the_chosen_setting():
+    # chunk 500 ran through torch, chunk 800 through ONNX; chunk 800 also ran with two seeds
+    df = _table([{"chunk_size": 500, "backend": "torch", "seed": 1},
+                 {"chunk_size": 800, "backend": "onnx", "seed": 1},
+                 {"chunk_size": 800, "backend": "onnx", "seed": 2}])
+    main = curves.selector_options(df)
+    assert "backend" not in main and "seed" not in main
+    choices = curves.default_choices(main)
+    assert curves.selector_options(df, choices) == {}  # backend never hides chunk 500's rows
+    assert len(curves.select(df, choices)) == 1
+    assert curves.selector_options(df, {**choices, "chunk_size": 800}) == {"seed": [1, 2]}
+
+
 def test_select_keeps_the_baseline_for_any_summary_length():
     df = _table([
         {"cell": "b", "variant": "baseline"},
