@@ -60,7 +60,7 @@ def warm_sweep_seconds(sweep_path: Path, data_dir: Path, cache_dir: Path) -> tup
     from .sweep import Sweep, cell_id, load_sweep, run_sweep
 
     sweep = load_sweep(sweep_path)
-    cells = diskcache.Cache(str(cache_dir / "sweep_cells"))
+    cells = diskcache.Cache(str(cache_dir / "sweep_cells"), eviction_policy="none")
     benches: dict = {}
     cached = []
     for c in sweep.cells:

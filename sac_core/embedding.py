@@ -76,7 +76,7 @@ class Embedder:
         self.backend = backend
         self.cache_dir = cache_dir
         self.batch_size = batch_size
-        self.cache = diskcache.Cache(str(cache_dir / "embeddings"), size_limit=2**40)
+        self.cache = diskcache.Cache(str(cache_dir / "embeddings"), eviction_policy="none")  # never drop paid-for work
         self.encoded = 0  # texts this object actually sent through the model (cache misses)
 
     @cached_property

@@ -114,7 +114,7 @@ def run_sweep(
     leaves valid tables of the cells it finished. ``cached_only``: skip cells not yet computed
     (to publish a partial sweep with its significance table).
     """
-    cell_cache = diskcache.Cache(str(cache_dir / "sweep_cells"))
+    cell_cache = diskcache.Cache(str(cache_dir / "sweep_cells"), eviction_policy="none")
     benches: dict[tuple, Benchmark] = {}
     embedders: dict[str, Embedder] = {}
     results: list[pd.DataFrame] = []

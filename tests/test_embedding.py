@@ -40,3 +40,19 @@ def test_onnx_backend_gives_the_same_vectors_under_its_own_cache_key(tmp_path, m
     assert onnx.encoded == 2  # not read from the torch entries
     assert np.allclose((torch_vecs * onnx_vecs).sum(axis=1), 1.0, atol=1e-5)
     assert text_key(DEFAULT_MODEL, "x", "onnx") != text_key(DEFAULT_MODEL, "x")
+
+
+def test_paid_for_work_is_never_evicted_from_the_disk_caches(tmp_path):
+    # diskcache culls least-recently-stored entries past its size_limit (1 GiB by default);
+    # the embedding and summary caches must keep everything, however small the limit.
+    from sac_core.summaries.cache import SummaryCache
+
+    embedder = Embedder(DEFAULT_MODEL, tmp_path)
+    summaries = SummaryCache(tmp_path)
+    for cache in (embedder.cache, summaries._cache):
+        cache.reset("size_limit", 1)  # bytes
+        cache.reset("cull_limit", 10)
+    for i in range(300):
+        embedder.cache.set(f"k{i}", np.zeros(384, dtype=np.float32))
+        summaries.put(f"k{i}", {"summary": "s" * 200})
+    assert len(embedder.cache) == 300 and len(summaries._cache) == 300

@@ -34,7 +34,7 @@ class SummaryCache:
 
     def __init__(self, cache_dir: Path) -> None:
         self.directory = Path(cache_dir) / "summaries"
-        self._cache = diskcache.Cache(str(self.directory))
+        self._cache = diskcache.Cache(str(self.directory), eviction_policy="none")  # never drop a paid summary
 
     def get(self, key: str) -> dict[str, Any] | None:
         value = self._cache.get(key)
