@@ -168,9 +168,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                       cached_only=args.cached_only)
     if args.cached_only:
         print(f"{table['cell'].nunique()} of {len(sweep.cells)} cells were cached and are written", file=sys.stderr)
-    summary = table[table["dataset"] == "ALL"].groupby(["variant", "chunk_size", "semantic_weight"])[
-        ["drm", "precision", "recall"]].mean() * 100
+    from .report import mean_over_k
+
     print("means over k, ALL datasets (%):")
+    summary = mean_over_k(table)
     print(summary.round(2).to_string())
     print(f"wall time {time.perf_counter() - start:.1f}s")
     return 0
