@@ -64,7 +64,7 @@ if not sweeps:
     _demo_sweep_button()
     st.stop()
 
-sweep = st.selectbox("Sweep", sweeps, key="curves_sweep",
+sweep = st.selectbox("Sweep", sweeps, index=curves.default_sweep(sweeps), key="curves_sweep",
                      format_func=lambda f: f"{f.name}  ({f.path}{'' if f.results.is_file() else ', loose tables'})")
 try:
     df = _load(sweep)

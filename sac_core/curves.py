@@ -27,6 +27,8 @@ from .summaries import SummaryConfig
 from .sweep import Sweep, run_sweep
 
 RESULTS_ENV = "SAC_RESULTS_DIR"
+# The committed sweeps, most complete first: the page opens on the first one present.
+PREFERRED_SWEEPS: tuple[str, ...] = ("lbr-mini-grid", "paper")
 METRICS: tuple[str, ...] = ("drm", "precision", "recall")
 METRIC_LABELS = {"drm": "DRM", "precision": "precision", "recall": "recall", "hit": "Hit", "mrr": "MRR",
                  "ndcg": "nDCG"}
@@ -102,6 +104,12 @@ def list_sweeps(roots: Sequence[Path]) -> list[SweepFolder]:
             if folder is not None:
                 found.setdefault(candidate.resolve(), folder)
     return sorted(found.values(), key=lambda s: (s.name, str(s.path)))
+
+
+def default_sweep(sweeps: Sequence[SweepFolder], preferred: Sequence[str] = PREFERRED_SWEEPS) -> int:
+    """Index of the sweep to show first: the first of ``preferred`` present, else the first one."""
+    names = [s.name for s in sweeps]
+    return next((names.index(n) for n in preferred if n in names), 0)
 
 
 def load_results(path: Path, cell: str | None = None) -> pd.DataFrame:

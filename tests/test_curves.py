@@ -113,6 +113,13 @@ def test_selector_options_and_defaults_prefer_the_papers_main_setting():
     assert curves.default_choices({"chunk_size": [200, 800]}) == {"chunk_size": 200}
 
 
+def test_the_page_opens_on_the_full_grid_when_present(tmp_path):
+    folders = [curves.SweepFolder(n, tmp_path / n) for n in ("backend-check", "lbr-mini", "lbr-mini-grid")]
+    assert curves.default_sweep(folders) == 2
+    assert curves.default_sweep(folders[:2]) == 0
+    assert curves.default_sweep([]) == 0
+
+
 def test_other_selectors_are_offered_only_when_they_vary_within_the_chosen_setting():
     # chunk 500 ran through torch, chunk 800 through ONNX; chunk 800 also ran with two seeds
     df = _table([{"chunk_size": 500, "backend": "torch", "seed": 1},
