@@ -15,7 +15,6 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from .benchmark import load_benchmark
 from .compare import Workspace
 from .config import RunConfig
 from .embedding import Embedder
@@ -54,24 +53,14 @@ def encode_vs_build(bench, config: RunConfig, n_chunks: int, backend: str) -> di
 
 
 def warm_sweep_seconds(sweep_path: Path, data_dir: Path, cache_dir: Path) -> tuple[int, int, float]:
-    """(cached cells, all cells, seconds to run the cached ones from the cache)."""
-    import diskcache
-
-    from .sweep import Sweep, cell_id, load_sweep, run_sweep
+    """(cached cells, all cells, seconds to rerun the sweep from the cache, skipping uncached cells)."""
+    from .sweep import SweepError, load_sweep, run_sweep
 
     sweep = load_sweep(sweep_path)
-    cells = diskcache.Cache(str(cache_dir / "sweep_cells"), eviction_policy="none")
-    benches: dict = {}
-    cached = []
-    for c in sweep.cells:
-        key = (c.protocol, c.datasets, c.seed)
-        if key not in benches:
-            benches[key] = load_benchmark(data_dir, c.datasets, c.protocol, c.seed)
-        if cell_id(c, benches[key]) in cells:
-            cached.append(c)
-    if not cached:
-        return 0, len(sweep.cells), float("nan")
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        run_sweep(Sweep(sweep.name, tuple(cached)), data_dir, cache_dir, Path(tmp), progress=False)
-        return len(cached), len(sweep.cells), time.perf_counter() - t0
+        try:
+            table = run_sweep(sweep, data_dir, cache_dir, Path(tmp), progress=False, cached_only=True)
+        except SweepError:  # no cell is cached yet
+            return 0, len(sweep.cells), float("nan")
+        return table["cell"].nunique(), len(sweep.cells), time.perf_counter() - t0

@@ -58,3 +58,18 @@ def test_sweep_runs_caches_and_publishes_partial_results(demo_dir, embed_cache, 
                & (sig.k == 4) & (sig.semantic_weight == 1.0)]
     assert len(pair) == 1 and pair.iloc[0]["wins"] > pair.iloc[0]["losses"]
     assert len(list((tmp_path / "c" / "runs").glob("*.jsonl.gz"))) == 6
+
+
+def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache, tmp_path):
+    import math
+
+    from sac_core.bench import warm_sweep_seconds
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(SWEEP)
+    sweep = load_sweep(path)
+    cached, total, seconds = warm_sweep_seconds(path, demo_dir, tmp_path / "empty-cache")
+    assert (cached, total) == (0, 6) and math.isnan(seconds)
+    run_sweep(sweep.__class__(sweep.name, sweep.cells[:1]), demo_dir, embed_cache, tmp_path / "a", progress=False)
+    cached, total, seconds = warm_sweep_seconds(path, demo_dir, embed_cache)
+    assert cached >= 1 and total == 6 and seconds > 0
