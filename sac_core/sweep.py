@@ -43,7 +43,8 @@ from .runs import write_run
 from .significance import compare_methods
 from .summaries import SummaryConfig
 
-SETTING_EXCLUDES = ("method", "variant", "summary_provider", "summary_prompt", "summary_model")
+# Config columns in which the variants compared at one setting differ (all summary_* columns too).
+VARIANT_COLUMNS = ("method", "variant")
 
 
 @dataclass(frozen=True)
@@ -180,8 +181,8 @@ def _write_tables(out_dir: Path, results: list[pd.DataFrame], per_query: list[pd
 
 def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
     """Every pair of variants that share all other settings: paired permutation tests per metric and k."""
-    setting_cols = [c for c in table.columns if c.startswith(("protocol", "datasets", "seed", "chunk", "model",
-                                                              "semantic", "fusion", "metric_mode"))]
+    setting_cols = [c for c in RunConfig().columns()
+                    if c in table.columns and c not in VARIANT_COLUMNS and not c.startswith("summary_")]
     cells = table.drop_duplicates("cell")
     out = []
     for setting, group in cells.groupby(setting_cols, dropna=False):

@@ -73,3 +73,18 @@ def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache
     run_sweep(sweep.__class__(sweep.name, sweep.cells[:1]), demo_dir, embed_cache, tmp_path / "a", progress=False)
     cached, total, seconds = warm_sweep_seconds(path, demo_dir, embed_cache)
     assert cached >= 1 and total == 6 and seconds > 0
+
+
+def test_significance_pairs_variants_only_within_one_backend():
+    from sac_core.config import RunConfig
+    from sac_core.sweep import significance
+
+    cells = {"bt": ("baseline", "torch"), "st": ("sac", "torch"), "bo": ("baseline", "onnx"), "so": ("sac", "onnx")}
+    base = RunConfig().columns()
+    table = pd.DataFrame([{**base, "cell": c, "variant": v, "backend": b, "dataset": "ALL", "k": 1}
+                          for c, (v, b) in cells.items()])
+    per_query = pd.DataFrame([{"cell": c, "query_id": f"q{i}", "dataset": "d", "k": 1, "drm": float(v == "baseline"),
+                               "precision": 0.0, "recall": 0.0, "hit": 0.0, "mrr": 0.0, "ndcg": 0.0}
+                              for c, (v, _) in cells.items() for i in range(5)])
+    sig = significance(table, per_query)
+    assert sorted(set(zip(sig["a"], sig["b"], sig["backend"]))) == [("bo", "so", "onnx"), ("bt", "st", "torch")]
