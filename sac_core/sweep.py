@@ -173,7 +173,8 @@ def _write_tables(out_dir: Path, results: list[pd.DataFrame], per_query: list[pd
     table = pd.concat(results, ignore_index=True)
     table.to_csv(out_dir / "results.csv", index=False)
     pq_all = pd.concat(per_query, ignore_index=True)
-    pq_all.to_csv(out_dir / "per_query.csv.gz", index=False)
+    # mtime 0: republishing the same cells gives the same bytes (no churn in committed results)
+    pq_all.to_csv(out_dir / "per_query.csv.gz", index=False, compression={"method": "gzip", "mtime": 0})
     if with_significance:
         significance(table, pq_all).to_csv(out_dir / "significance.csv", index=False)
     return table
