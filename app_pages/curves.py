@@ -74,24 +74,25 @@ except (ValueError, OSError, pd.errors.ParserError) as e:
 
 names = {"chunk_size": "Chunk size", "summary_chars": "Summary length", "semantic_weight": "Semantic weight (BM25 mix)",
          "model": "Embedding model"}
-choices: dict[str, object] = {}
 
 
-def _selectors(options: dict[str, list]) -> None:
-    """One select box per setting column, in one row; picks go into ``choices``."""
+def _selectors(options: dict[str, list]) -> dict[str, object]:
+    """One select box per setting column, in one row; returns the picks."""
     defaults = curves.default_choices(options)
+    picks: dict[str, object] = {}
     for cell, (col, values) in zip(st.columns(len(options)), options.items()):
         if not values:
             cell.selectbox(names.get(col, col), ["—"], disabled=True, key=f"curves_sel::{col}")
             continue
-        choices[col] = cell.selectbox(names.get(col, col), values, index=values.index(defaults[col]),
-                                      key=f"curves_sel::{sweep.path}::{col}::{values}", disabled=len(values) == 1,
-                                      format_func=lambda v, c=col: curves.fmt_value(c, v))
+        picks[col] = cell.selectbox(names.get(col, col), values, index=values.index(defaults[col]),
+                                    key=f"curves_sel::{sweep.path}::{col}::{values}", disabled=len(values) == 1,
+                                    format_func=lambda v, c=col: curves.fmt_value(c, v))
+    return picks
 
 
-_selectors(curves.selector_options(df))
+choices = _selectors(curves.selector_options(df))
 if extra := curves.selector_options(df, choices):  # settings that still vary, e.g. two seeds
-    _selectors(extra)
+    choices |= _selectors(extra)
 setting = curves.select(df, choices)
 row = st.columns([3, 2])
 all_variants = curves.variant_order(setting["variant"].tolist())
