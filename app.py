@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:  # `sac_core` and `app_pages._ui` importable howev
 
 import streamlit as st  # noqa: E402
 
-from app_pages import _ui as ui  # noqa: E402
+from app_pages import shared as ui  # noqa: E402
 
 st.set_page_config(page_title="SAC dashboard", page_icon=":material/balance:", layout="wide")
 

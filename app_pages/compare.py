@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import _ui as ui
-from sac_core import app_state as state
-from sac_core import views
-from sac_core.compare import gold_coverage
-from sac_core.summaries import SummaryError, load_prompt
+from app_pages import shared as ui
+from sac_core.dashboard import compare, selection, views
 
 s = ui.settings()
 st.title("Compare: one query, side by side")
@@ -18,7 +15,7 @@ st.caption(
     "(DRM). Highlighted text lies inside a gold span; the rest is muted."
 )
 ui.require_datasets(s)
-ws = ui.workspace(s, state.compare_columns(s.base_config()))
+ws = ui.workspace(s, compare.compare_columns(s.base_config()))
 
 ids = {ds: [q.query_id for q in ws.bench.queries if q.dataset == ds] for ds in ws.bench.datasets}
 if not ids:
@@ -27,9 +24,9 @@ if not ids:
 
 # The selection: from the URL on a session's first visit, then from this session (widgets).
 saved = st.session_state.get("cmp_sel")
-if not isinstance(saved, state.Selection):
-    saved = state.parse_selection(st.query_params.to_dict())
-saved = state.reconcile(saved, ids)
+if not isinstance(saved, selection.Selection):
+    saved = selection.parse_selection(st.query_params.to_dict())
+saved = selection.reconcile(saved, ids)
 if st.session_state.get("cmp_dataset") not in ids:
     st.session_state["cmp_dataset"] = saved.dataset
 st.session_state.setdefault("cmp_text", saved.text)
@@ -44,13 +41,13 @@ query_id = top[1].selectbox(
     f"Benchmark query ({len(ids[dataset])} in {dataset}; type to search)", ids[dataset], key=query_key,
     format_func=lambda qid: f"{qid} · {ws.queries[qid].text[:160]}",
 )
-k = top[2].slider("k (chunks per index)", state.K_MIN, state.K_MAX, key="cmp_k")
+k = top[2].slider("k (chunks per index)", selection.K_MIN, selection.K_MAX, key="cmp_k")
 text = st.text_input("… or type your own question (free text has no gold spans: no ✓/✗ and no metrics)",
-                     key="cmp_text", max_chars=state.MAX_TEXT).strip()
+                     key="cmp_text", max_chars=selection.MAX_TEXT).strip()
 
-selection = state.Selection(dataset, query_id, text, int(k))
-st.session_state["cmp_sel"] = selection
-st.query_params.from_dict(state.selection_params(selection))  # a shareable link to this view
+chosen = selection.Selection(dataset, query_id, text, int(k))
+st.session_state["cmp_sel"] = chosen
+st.query_params.from_dict(selection.selection_params(chosen))  # a shareable link to this view
 
 query = None if text else ws.queries[query_id]
 asked = text or query.text
@@ -87,7 +84,7 @@ for col, r in zip(st.columns(len(results)), results):
 if query is not None:
     st.subheader("Gold spans: found or missed by each index")
     st.caption(f"Each gold span in its document (±300 characters), and the share of it inside each index's top {k}.")
-    for span, shares in gold_coverage(query, results):
+    for span, shares in compare.gold_coverage(query, results):
         doc = ws.bench.documents[span.file_path]
         head = (f'<div class="sac-head"><code>{views.esc(span.file_path)}</code> characters '
                 f'[{span.start:,}, {span.end:,}) &nbsp; {views.coverage_badges(shares)}</div>')
@@ -114,8 +111,8 @@ if sac:
                 st.caption(f"Read from `{cfg.resolved(s.source.data_dir).summary_file}`, written with the "
                            f"“{cfg.prompt_name}” prompt below.")
             try:
-                prompt = load_prompt(cfg.prompt)
+                prompt = compare.load_prompt(cfg.prompt)
                 st.caption(f"Prompt `{prompt.id}` v{prompt.version}: {prompt.description}")
                 st.code(prompt.text, language=None, wrap_lines=True)
-            except SummaryError as e:
+            except compare.SummaryError as e:
                 st.error(str(e))

@@ -8,10 +8,9 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from app_pages import _ui as ui
-from sac_core import app_state as state
-from sac_core import curves, paper
-from sac_core.benchmark import available_datasets
+from app_pages import shared as ui
+from sac_core.dashboard import curves, state
+from sac_core.dashboard.curves import paper
 
 s = ui.settings()
 st.title("Curves: DRM, precision and recall against k")
@@ -41,7 +40,7 @@ def _demo_sweep_button() -> None:
                 "about a minute the first time):")
     if st.button("Run the demo sweep", key="curves_demo"):
         demo = state.ensure_demo_corpus(s.cache_dir)
-        sweep = curves.demo_sweep(available_datasets(demo))
+        sweep = curves.demo_sweep(curves.available_datasets(demo))
         bar = st.progress(0.0, text="Running the demo sweep …")
         try:
             curves.run_with_progress(sweep, demo, s.cache_dir, curves.demo_results_root(s.cache_dir) / sweep.name,

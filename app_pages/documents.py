@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import _ui as ui
-from sac_core import app_state as state
-from sac_core import views
-from sac_core.chunking import chunk_document
-from sac_core.summaries import SummaryError
+from app_pages import shared as ui
+from sac_core.dashboard import documents, views
 
 WINDOW = 30  # chunks drawn at once
 
@@ -22,7 +19,7 @@ if not datasets:
     st.warning("No documents in the selected datasets.")
     st.stop()
 
-spans_in = state.gold_by_document(bench)
+spans_in = documents.gold_by_document(bench)
 top = st.columns([1.2, 4, 1.3, 1.3])
 dataset = top[0].selectbox("Dataset", datasets, key="doc_dataset")
 paths = sorted(fp for fp, d in bench.documents.items() if d.dataset == dataset)
@@ -36,16 +33,16 @@ if overlap >= size:
     st.warning("The overlap must be smaller than the chunk size; using 0.")
     overlap = 0
 doc = bench.documents[file_path]
-chunks = chunk_document(file_path, doc.text, "rcts", size, overlap)
+chunks = documents.chunk_document(file_path, doc.text, "rcts", size, overlap)
 pairs = spans_in[file_path]
 
 st.subheader("SAC summaries of this document")
 ask = s.provider != "openai" or st.toggle("Request / show the openai summaries of this document", key="doc_openai")
 if ask:
     try:
-        summaries = state.document_summaries_for(file_path, doc.text, s.provider, s.chars, s.source.data_dir,
+        summaries = documents.document_summaries_for(file_path, doc.text, s.provider, s.chars, s.source.data_dir,
                                                  s.cache_dir, ui.api_key(s))
-    except (SummaryError, OSError, KeyError) as e:
+    except (documents.SummaryError, OSError, KeyError) as e:
         st.error(f"No summaries: {e}")
         summaries = {}
     for col, (prompt, summary) in zip(st.columns(max(1, len(summaries))), summaries.items()):

@@ -7,11 +7,9 @@ from dataclasses import replace
 import plotly.express as px
 import streamlit as st
 
-from app_pages import _ui as ui
-from sac_core import app_state as state
-from sac_core import tune
-from sac_core import curves
-from sac_core.curves import METRIC_LABELS
+from app_pages import shared as ui
+from sac_core.dashboard import compare, curves, state, tune
+from sac_core.dashboard.curves import METRIC_LABELS
 
 s = ui.settings()
 st.title("Tune: try a setting on one dataset")
@@ -54,7 +52,7 @@ if isinstance(pending, tune.TuneSetting):
     config = pending.config(s.base_config())
     subset = bench.subset((pending.dataset,))
     ui.confirm_openai(replace(s, provider=pending.provider, chars=pending.chars), subset,
-                      state.compare_columns(config), f"tune::{pending}")
+                      compare.compare_columns(config), f"tune::{pending}")
     bar = st.progress(0.0, text="Building the indexes …")
     try:
         table = tune.evaluate_setting(subset, config, s.source.data_dir, s.cache_dir, ui.progress_callback(bar),

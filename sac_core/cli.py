@@ -8,17 +8,26 @@ import sys
 import time
 from pathlib import Path
 
-from .benchmark import BenchmarkError, load_benchmark, parse_datasets, resolve_data_dir
-from .config import RunConfig
-from .embedding import DEFAULT_MODEL
-from .metrics import DEFAULT_KS
-from .summaries import SummaryConfig, SummaryError
+import json
 
-CACHE_ENV = "SAC_CACHE_DIR"
+import pandas as pd
 
-
-def default_cache_dir() -> Path:
-    return Path(os.environ.get(CACHE_ENV, "cache"))
+from .engine.data import (
+    CACHE_ENV,
+    PROTOCOLS,
+    BenchmarkError,
+    default_cache_dir,
+    load_benchmark,
+    parse_datasets,
+    resolve_data_dir,
+    write_demo_corpus,
+)
+from .engine.embedding import DEFAULT_MODEL
+from .engine.metrics import DEFAULT_KS
+from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
+from .experiments import RunConfig, Workspace, evaluate, format_results, load_sweep, run_sweep, write_run
+from .experiments.bench import encode_vs_build, peak_rss_mb, query_latency, warm_sweep_seconds
+from .experiments.report import at_k, mean_over_k, read_results
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -33,7 +42,7 @@ def _ks(text: str) -> tuple[int, ...]:
 
 def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", help=f"LegalBench-RAG directory (default: ${{{'SAC_DATA_DIR'}}})")
-    p.add_argument("--protocol", default="lbr-mini", choices=["full", "lbr-mini", "paper"])
+    p.add_argument("--protocol", default="lbr-mini", choices=PROTOCOLS)
     p.add_argument("--datasets", default="all", help="'all' or comma list, e.g. cuad,maud")
     p.add_argument("--seed", type=int, help="shuffle seed for --protocol paper (default: the paper's)")
     p.add_argument("--cache-dir", type=Path, default=None, help=f"default: ${CACHE_ENV} or ./cache")
@@ -85,10 +94,6 @@ def summary_config(args: argparse.Namespace, data_dir: Path) -> SummaryConfig:
 
 
 def cmd_summarize(args: argparse.Namespace) -> int:
-    import json
-
-    from .summaries import estimate_cost, run_cost, summarize_documents
-
     data_dir = resolve_data_dir(args.data)
     cache_dir = args.cache_dir or default_cache_dir()
     config = summary_config(args, data_dir)
@@ -133,9 +138,6 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         model=args.model, backend=args.backend, semantic_weight=args.semantic_weight, fusion_depth=args.fusion_depth, ks=args.k,
         metric_mode=args.metric_mode, summary=summary_config(args, data_dir),
     )
-    from .evaluate import evaluate, format_results
-    from .runs import write_run
-
     start = time.perf_counter()
     bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
     print(f"{config.protocol}: {len(bench.queries)} queries, {len(bench.documents)} documents; "
@@ -157,8 +159,6 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .sweep import load_sweep, run_sweep
-
     sweep = load_sweep(args.config)
     data_dir = resolve_data_dir(args.data)
     out_dir = args.out or Path("results") / sweep.name
@@ -168,8 +168,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                       cached_only=args.cached_only)
     if args.cached_only:
         print(f"{table['cell'].nunique()} of {len(sweep.cells)} cells were cached and are written", file=sys.stderr)
-    from .report import mean_over_k
-
     print("means over k, ALL datasets (%):")
     summary = mean_over_k(table)
     print(summary.round(2).to_string())
@@ -178,9 +176,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import encode_vs_build, peak_rss_mb, query_latency, warm_sweep_seconds
-    from .compare import Workspace
-
     data_dir = resolve_data_dir(args.data)
     cache_dir = args.cache_dir or default_cache_dir()
     base = RunConfig(protocol=args.protocol, datasets=parse_datasets(args.datasets, data_dir),
@@ -206,10 +201,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    import pandas as pd
-
-    from .report import at_k, mean_over_k, read_results
-
     table = read_results(args.results)
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         fixed = {c: table[c].iloc[0] for c in ("protocol", "model", "backend", "chunk_size", "semantic_weight")
@@ -225,8 +216,6 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import write_demo_corpus
-
     dest = write_demo_corpus(args.dest)
     print(f"demo benchmark written to {dest}; try: sac evaluate --data {dest} --protocol full")
     return 0
@@ -273,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     be = sub.add_parser("bench", help="measure throughput, query latency, memory and warm sweep time")
     be.add_argument("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
-    be.add_argument("--protocol", default="lbr-mini", choices=["full", "lbr-mini", "paper"])
+    be.add_argument("--protocol", default="lbr-mini", choices=PROTOCOLS)
     be.add_argument("--datasets", default="all")
     be.add_argument("--cache-dir", type=Path, default=None)
     be.add_argument("--queries", type=int, default=200, help="queries timed for the latency")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sac_core.demo import write_demo_corpus
+from sac_core.engine.data import write_demo_corpus
 
 
 @pytest.fixture(scope="session")

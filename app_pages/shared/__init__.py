@@ -1,0 +1,18 @@
+"""Shared UI code for the pages (not itself a page): sidebar, style, banner, shared resources."""
+
+from .resources import (
+    LOAD_ERRORS,
+    benchmark,
+    confirm_openai,
+    pct,
+    progress_callback,
+    registry,
+    require_datasets,
+    workspace,
+)
+from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, settings, sidebar, style
+
+__all__ = [
+    "API_KEY", "LOAD_ERRORS", "PROVIDER_LABELS", "SETTINGS", "api_key", "banner", "benchmark", "confirm_openai",
+    "pct", "progress_callback", "registry", "require_datasets", "settings", "sidebar", "style", "workspace",
+]

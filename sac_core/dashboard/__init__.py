@@ -1,0 +1,13 @@
+"""The dashboard's logic, UI-free and tested without Streamlit: one module per page plus shared parts.
+
+A page script in ``app_pages/`` imports its logic from here only (``from sac_core.dashboard import
+compare, views``); nothing here imports Streamlit.
+
+- shared: :mod:`.state` (data source, sidebar settings), :mod:`.selection` (URL state),
+  :mod:`.registry` (objects shared by every session), :mod:`.views` and :mod:`.highlight` (HTML);
+- one per page: :mod:`.compare`, :mod:`.curves`, :mod:`.tune`, :mod:`.documents`.
+"""
+
+from . import compare, curves, documents, highlight, registry, selection, state, tune, views
+
+__all__ = ["compare", "curves", "documents", "highlight", "registry", "selection", "state", "tune", "views"]

@@ -1,0 +1,401 @@
+"""The Curves page's engine: read sweep results, filter them, draw metric-vs-k curves and means.
+
+A sweep folder (written by :func:`sac_core.experiments.sweep.run_sweep`) holds ``results.csv`` and, when
+present, ``per_query.csv.gz`` and ``significance.csv``. Folders are looked up under the results
+root (``$SAC_RESULTS_DIR``, default ``results/``) and, for sweeps the dashboard ran itself on
+the demo corpus, under ``<cache>/results``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..engine.metrics import DEFAULT_KS
+from ..engine.summaries import SummaryConfig
+from ..experiments import PaperPoint, RunConfig, Sweep, flipped_queries, run_sweep
+
+# re-exported for the Curves page
+from ..engine.data import available_datasets as available_datasets
+from ..experiments import paper as paper
+
+RESULTS_ENV = "SAC_RESULTS_DIR"
+# The committed sweeps, most complete first: the page opens on the first one present.
+PREFERRED_SWEEPS: tuple[str, ...] = ("lbr-mini-grid", "paper")
+METRICS: tuple[str, ...] = ("drm", "precision", "recall")
+METRIC_LABELS = {"drm": "DRM", "precision": "precision", "recall": "recall", "hit": "Hit", "mrr": "MRR",
+                 "ndcg": "nDCG"}
+# Settings a user picks one value of; the first four are always offered, the rest only when they vary
+# within the chosen setting (see selector_options).
+SELECTORS: tuple[str, ...] = ("chunk_size", "summary_chars", "semantic_weight", "model", "protocol",
+                              "chunk_overlap", "chunker", "metric_mode", "fusion_depth", "seed", "datasets",
+                              "summary_model", "backend")
+MAIN_SELECTORS = SELECTORS[:4]
+PALETTE = ("#6b7280", "#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#db2777", "#65a30d",
+           "#4f46e5")
+
+
+def results_root() -> Path:
+    """``$SAC_RESULTS_DIR`` or ``results``."""
+    return Path(os.environ.get(RESULTS_ENV, "results"))
+
+
+def demo_results_root(cache_dir: Path) -> Path:
+    return Path(cache_dir) / "results"
+
+
+@dataclass(frozen=True)
+class SweepFolder:
+    """A folder of results: a sweep's ``results.csv``, or loose ``sac evaluate --out`` tables
+    (``*.csv`` with the results columns; each file is then its own cell)."""
+
+    name: str
+    path: Path
+    tables: tuple[Path, ...] = ()
+
+    @property
+    def results(self) -> Path:
+        return self.path / "results.csv"
+
+    @property
+    def per_query(self) -> Path:
+        return self.path / "per_query.csv.gz"
+
+    @property
+    def significance(self) -> Path:
+        return self.path / "significance.csv"
+
+
+REQUIRED = ("dataset", "variant", "k", *METRICS)
+
+
+def _is_results_table(path: Path) -> bool:
+    try:
+        with path.open(encoding="utf-8") as f:
+            header = f.readline().strip().split(",")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return all(col in header for col in REQUIRED)
+
+
+def _folder(path: Path) -> SweepFolder | None:
+    if (path / "results.csv").is_file():
+        return SweepFolder(path.name, path, (path / "results.csv",))
+    loose = tuple(p for p in sorted(path.glob("*.csv")) if _is_results_table(p))
+    return SweepFolder(path.name, path, loose) if loose else None
+
+
+def list_sweeps(roots: Sequence[Path]) -> list[SweepFolder]:
+    """Result folders ``<root>/<name>/`` (a root that itself is one counts too), by name."""
+    found: dict[Path, SweepFolder] = {}
+    for root in roots:
+        root = Path(root)
+        if not root.is_dir():
+            continue
+        for candidate in (root, *sorted(p for p in root.iterdir() if p.is_dir())):
+            folder = _folder(candidate)
+            if folder is not None:
+                found.setdefault(candidate.resolve(), folder)
+    return sorted(found.values(), key=lambda s: (s.name, str(s.path)))
+
+
+def default_sweep(sweeps: Sequence[SweepFolder], preferred: Sequence[str] = PREFERRED_SWEEPS) -> int:
+    """Index of the sweep to show first: the first of ``preferred`` present, else the first one."""
+    names = [s.name for s in sweeps]
+    return next((names.index(n) for n in preferred if n in names), 0)
+
+
+def load_results(path: Path, cell: str | None = None) -> pd.DataFrame:
+    """A results table; ``summary_chars`` as nullable integers (empty for the baseline). Without a
+    ``cell`` column, ``cell`` (default: the variant) names the run."""
+    df = pd.read_csv(path)
+    missing = set(REQUIRED) - set(df.columns)
+    if missing:
+        raise ValueError(f"{path}: not a sweep results table (missing {', '.join(sorted(missing))})")
+    if "summary_chars" in df.columns:
+        df["summary_chars"] = pd.to_numeric(df["summary_chars"], errors="coerce").astype("Int64")
+    if "cell" not in df.columns:
+        df.insert(0, "cell", cell if cell is not None else df["variant"])
+    return df
+
+
+def load_folder(folder: SweepFolder) -> pd.DataFrame:
+    """All tables of a folder as one (loose files: each file's stem is its cell)."""
+    if len(folder.tables) == 1 and folder.tables[0].name == "results.csv":
+        return load_results(folder.tables[0])
+    return pd.concat([load_results(p, cell=p.stem) for p in folder.tables], ignore_index=True)
+
+
+def _values(series: pd.Series) -> list:
+    values = series.dropna().unique().tolist()
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=str)
+
+
+def selector_options(df: pd.DataFrame, choices: Mapping[str, object] | None = None) -> dict[str, list]:
+    """Per selector column, its distinct values.
+
+    Without ``choices``: the main selectors, always offered. With ``choices`` (the main ones):
+    the other selectors that still vary among the rows of that setting. A column that only
+    varies *between* settings (e.g. ``backend`` when chunk 500 ran through torch and chunk 800
+    through ONNX) is then never offered, so it cannot hide a setting's rows.
+    """
+    if choices is None:
+        return {col: _values(df[col]) for col in MAIN_SELECTORS if col in df.columns}
+    rows = select(df, choices)
+    out = {}
+    for col in SELECTORS[len(MAIN_SELECTORS):]:
+        if col in rows.columns and len(values := _values(rows[col])) > 1:
+            out[col] = values
+    return out
+
+
+def default_choices(options: Mapping[str, list]) -> dict[str, object]:
+    """The paper's main setting when available (chunk 500, 150 characters, dense), else the first value."""
+    preferred = {"chunk_size": 500, "summary_chars": 150, "semantic_weight": 1.0}
+    out = {}
+    for col, values in options.items():
+        if not values:
+            continue
+        want = preferred.get(col)
+        out[col] = want if want in values else values[0]
+    return out
+
+
+def _matches(series: pd.Series, value: object) -> pd.Series:
+    if isinstance(value, float) or (isinstance(value, int) and pd.api.types.is_float_dtype(series)):
+        return (series.astype(float) - float(value)).abs() < 1e-9
+    return series == value
+
+
+def select(df: pd.DataFrame, choices: Mapping[str, object], variants: Sequence[str] | None = None,
+           datasets: Sequence[str] | None = None) -> pd.DataFrame:
+    """Rows of one setting: every chosen column equals its value, except that a baseline row
+    (no summary) passes any ``summary_chars``. Optionally only some variants and datasets."""
+    keep = pd.Series(True, index=df.index)
+    for col, value in choices.items():
+        if col not in df.columns or value is None:
+            continue
+        match = _matches(df[col], value).fillna(False).astype(bool)
+        if col.startswith("summary_"):
+            match |= df[col].isna()
+        keep &= match
+    if variants is not None:
+        keep &= df["variant"].isin(list(variants))
+    if datasets is not None:
+        keep &= df["dataset"].isin(list(datasets))
+    return df[keep]
+
+
+def variant_order(variants: Sequence[str]) -> list[str]:
+    """Baseline first, then the rest alphabetically."""
+    uniq = list(dict.fromkeys(variants))
+    return sorted(uniq, key=lambda v: (v != "baseline", v))
+
+
+def dataset_order(datasets: Sequence[str]) -> list[str]:
+    """``ALL`` first, then the datasets alphabetically."""
+    uniq = list(dict.fromkeys(datasets))
+    return sorted(uniq, key=lambda d: (d != "ALL", d))
+
+
+def colors(variants: Sequence[str]) -> dict[str, str]:
+    return {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(variant_order(variants))}
+
+
+def mean_over_k(df: pd.DataFrame, metrics: Sequence[str] = METRICS) -> pd.DataFrame:
+    """Per (dataset, variant, cell): each metric's mean over the k values present (NaNs skipped),
+    and ``ks``, the k values averaged over."""
+    groups = df.groupby(["dataset", "variant", "cell"], sort=False)
+    means = groups[list(metrics)].mean().reset_index()
+    means["ks"] = groups["k"].apply(lambda s: ",".join(str(int(k)) for k in sorted(s.unique()))).to_numpy()
+    return means
+
+
+def curves_figure(df: pd.DataFrame, metrics: Sequence[str] = METRICS,
+                  refs: Sequence[PaperPoint] = ()) -> go.Figure:
+    """One row per metric, one column per dataset, one line per variant (per cell), x = k on a
+    log-2 axis, y in percent. ``refs`` at a given k are drawn as labelled black markers."""
+    datasets = dataset_order(df["dataset"].tolist()) or ["ALL"]
+    variants = variant_order(df["variant"].tolist())
+    color = colors(variants)
+    fig = make_subplots(rows=len(metrics), cols=len(datasets), shared_xaxes=True, shared_yaxes=True,
+                        column_titles=datasets, row_titles=[METRIC_LABELS.get(m, m) for m in metrics],
+                        horizontal_spacing=0.02, vertical_spacing=0.05)
+    shown: set[str] = set()
+    for r, metric in enumerate(metrics, start=1):
+        for c, dataset in enumerate(datasets, start=1):
+            sub = df[df["dataset"] == dataset]
+            for variant in variants:
+                for cell, line in sub[sub["variant"] == variant].groupby("cell", sort=False):
+                    line = line.sort_values("k")
+                    fig.add_trace(go.Scatter(
+                        x=line["k"], y=line[metric] * 100, mode="lines+markers", name=variant,
+                        legendgroup=variant, showlegend=variant not in shown, line={"color": color[variant]},
+                        hovertemplate=f"{variant}<br>{dataset}<br>k=%{{x}}<br>{metric}=%{{y:.1f}}%<extra></extra>",
+                    ), row=r, col=c)
+                    shown.add(variant)
+            for p in refs:
+                if p.metric == metric and p.dataset == dataset and p.k is not None:
+                    fig.add_trace(go.Scatter(
+                        x=[p.k], y=[p.value * 100], mode="markers+text", text=["paper"], textposition="top center",
+                        marker={"symbol": "x", "size": 11, "color": "black"}, name="paper (reference)",
+                        legendgroup="paper", showlegend="paper" not in shown, hovertext=p.label, hoverinfo="text",
+                    ), row=r, col=c)
+                    shown.add("paper")
+    ks = sorted(df["k"].unique().tolist()) or list(DEFAULT_KS)
+    fig.update_xaxes(type="log", tickvals=ks, ticktext=[str(k) for k in ks])
+    for r in range(1, len(metrics) + 1):
+        fig.update_yaxes(ticksuffix="%", rangemode="tozero", row=r, col=1)
+    for c in range(1, len(datasets) + 1):
+        fig.update_xaxes(title_text="k", row=len(metrics), col=c)
+    fig.update_layout(height=230 * len(metrics) + 80, margin={"l": 50, "r": 30, "t": 40, "b": 40},
+                      legend={"orientation": "h", "y": -0.12}, template="plotly_white")
+    return fig
+
+
+def means_figure(means: pd.DataFrame, refs: Sequence[PaperPoint] = (), metrics: Sequence[str] = METRICS) -> go.Figure:
+    """Grouped bars: each metric's mean over k per variant (one dataset's rows), and the paper's
+    means over k as hatched bars labelled as such."""
+    variants = variant_order(means["variant"].tolist())
+    color = colors(variants)
+    labels = [METRIC_LABELS.get(m, m) for m in metrics]
+    fig = go.Figure()
+    for variant in variants:
+        rows = means[means["variant"] == variant]
+        values = [rows[m].mean() * 100 for m in metrics]
+        fig.add_trace(go.Bar(x=labels, y=values, name=variant, marker_color=color[variant],
+                             text=[f"{v:.1f}" for v in values], textposition="outside"))
+    for method in ("sac", "baseline"):
+        pts = {p.metric: p for p in refs if p.method == method and p.k is None}
+        if not pts:
+            continue
+        values = [pts[m].value * 100 if m in pts else None for m in metrics]
+        approx = any(p.approx for p in pts.values())
+        sources = "/".join(sorted({p.source for p in pts.values()}))
+        what = "SAC" if method == "sac" else "baseline"
+        fig.add_trace(go.Bar(
+            x=labels, y=values, name=f"paper {what}, mean over k ({sources}{', approx.' if approx else ''})",
+            marker={"color": "white", "line": {"color": "black", "width": 1.5},
+                    "pattern": {"shape": "/" if method == "sac" else "x"}},
+            text=[f"{'≈' if approx else ''}{v:.1f}" if v is not None else "" for v in values], textposition="outside",
+            hovertext=[pts[m].label if m in pts else "" for m in metrics], hoverinfo="text",
+        ))
+    fig.update_layout(barmode="group", yaxis={"ticksuffix": "%", "rangemode": "tozero"}, height=360,
+                      margin={"l": 40, "r": 10, "t": 30, "b": 30}, template="plotly_white",
+                      legend={"orientation": "h", "y": -0.15})
+    return fig
+
+
+def comparison_table(means: pd.DataFrame, refs: Sequence[PaperPoint], metrics: Sequence[str] = METRICS) -> pd.DataFrame:
+    """Ours (each variant's mean over k) and the paper's means over k, in percent: one row per
+    source, one column per metric (empty where the paper reports nothing)."""
+    rows = []
+    for variant in variant_order(means["variant"].tolist()):
+        sub = means[means["variant"] == variant]
+        rows.append({"source": variant, **{METRIC_LABELS.get(m, m): round(float(sub[m].mean()) * 100, 2)
+                                           for m in metrics}})
+    for method in ("sac", "baseline"):
+        pts = {p.metric: p for p in refs if p.method == method and p.k is None}
+        if pts:
+            approx = "≈" if any(p.approx for p in pts.values()) else ""
+            name = f"paper {'SAC' if method == 'sac' else 'baseline'} {approx}".strip()
+            rows.append({"source": name, **{METRIC_LABELS.get(m, m): (round(pts[m].value * 100, 2) if m in pts
+                                                                      else None) for m in metrics}})
+    return pd.DataFrame(rows, columns=["source", *[METRIC_LABELS.get(m, m) for m in metrics]])
+
+
+def to_csv_bytes(df: pd.DataFrame) -> bytes:
+    return df.to_csv(index=False).encode("utf-8")
+
+
+# --------------------------------------------------------------------------- significance
+
+
+def cell_of(results: pd.DataFrame, variant: str) -> tuple[str | None, int]:
+    """The cell id of ``variant`` among filtered results, and how many cells it has (1 = unambiguous)."""
+    cells = results.loc[results["variant"] == variant, "cell"].unique().tolist()
+    return (cells[0] if cells else None), len(cells)
+
+
+def flipped(per_query: pd.DataFrame, results: pd.DataFrame, a: str, b: str, metric: str, k: int) -> pd.DataFrame:
+    """Queries whose ``metric@k`` differs between variants ``a`` and ``b`` of the filtered ``results``
+    (biggest change first); columns ``query_id, dataset, <a>, <b>, change``."""
+    cell_a, _ = cell_of(results, a)
+    cell_b, _ = cell_of(results, b)
+    if cell_a is None or cell_b is None or cell_a == cell_b:
+        return pd.DataFrame(columns=["query_id", "dataset", a, b, "change"])
+    sub = per_query[per_query["cell"].isin([cell_a, cell_b])]
+    out = flipped_queries(sub, cell_a, cell_b, metric, k, key="cell")
+    return out.rename(columns={cell_a: a, cell_b: b}).reset_index(drop=True)
+
+
+def significance_view(sig: pd.DataFrame, choices: Mapping[str, object], variants: Sequence[str]) -> pd.DataFrame:
+    """Rows of significance.csv for the chosen setting and variants (settings it lacks are ignored)."""
+    if sig.empty:
+        return sig
+    keep = sig["variant_a"].isin(list(variants)) & sig["variant_b"].isin(list(variants))
+    for col, value in choices.items():
+        if col in sig.columns and value is not None and not col.startswith("summary_"):
+            keep &= _matches(sig[col], value).fillna(False).astype(bool)
+    cols = [c for c in ("variant_a", "variant_b", "metric", "k", "mean_a", "mean_b", "p_value", "wins", "ties",
+                        "losses") if c in sig.columns]
+    return sig.loc[keep, cols].reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- demo sweep
+
+DEMO_SWEEP = "demo"
+
+
+def demo_sweep(datasets: Sequence[str], chunk_sizes: Sequence[int] = (300, 500),
+               prompts: Sequence[str] = ("generic", "expert"), chars: Sequence[int] = (150,),
+               weights: Sequence[float] = (1.0,), ks: Sequence[int] = DEFAULT_KS) -> Sweep:
+    """A small grid on the demo corpus (``full`` protocol, file summaries): baseline and SAC."""
+    base = RunConfig(protocol="full", datasets=tuple(datasets), ks=tuple(ks), summary=SummaryConfig(provider="file"))
+    cells: list[RunConfig] = []
+    for size in chunk_sizes:
+        for w in weights:
+            cells.append(base.with_(method="baseline", chunk_size=size, semantic_weight=w))
+            for n in chars:
+                for prompt in prompts:
+                    summary = SummaryConfig(provider="file", prompt=prompt, chars=n)
+                    cells.append(base.with_(method="sac", chunk_size=size, semantic_weight=w, summary=summary))
+    return Sweep(DEMO_SWEEP, tuple(dict.fromkeys(cells)))
+
+
+def run_with_progress(sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path,
+                      on_progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+    """``run_sweep`` cell by cell (each cell lands in the sweep cache), reporting progress, then
+    once more over all cells (all cached) to write ``out_dir``."""
+    report = on_progress or (lambda fraction, message: None)
+    n = len(sweep.cells)
+    with tempfile.TemporaryDirectory() as scratch:
+        for i, cell in enumerate(sweep.cells):
+            report(i / max(n, 1), f"cell {i + 1}/{n}: {cell.variant}, chunk {cell.chunk_size}, "
+                                  f"weight {cell.semantic_weight}")
+            run_sweep(Sweep(sweep.name, (cell,)), data_dir, cache_dir, Path(scratch), progress=False)
+    report(0.99, "writing results")
+    table = run_sweep(sweep, data_dir, cache_dir, out_dir, progress=False)
+    report(1.0, "done")
+    return table
+
+
+def fmt_value(col: str, value: object) -> str:
+    """A selector value for people: weights as 1.0 (dense) / 0.0 (BM25), missing as '—'."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if col == "semantic_weight":
+        w = float(value)
+        return f"{w:g}" + (" (dense)" if w == 1 else " (BM25)" if w == 0 else " (hybrid)")
+    return str(value)

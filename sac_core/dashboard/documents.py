@@ -1,0 +1,46 @@
+"""The Documents page's logic: a document's summaries, and the gold spans that lie in it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..engine.data import Benchmark, Query, Span
+from ..engine.summaries import SummaryConfig, summarize_documents
+
+# re-exported for the Documents page
+from ..engine.chunking import chunk_document as chunk_document
+from ..engine.summaries import SummaryError as SummaryError
+
+
+def summary_prompts(provider: str) -> tuple[str, ...]:
+    """Prompts worth showing for a provider: the extractive one reads no prompt, so just one."""
+    return ("generic",) if provider == "extractive" else ("generic", "expert")
+
+
+def document_summaries_for(
+    file_path: str, text: str, provider: str, chars: int, data_dir: Path, cache_dir: Path,
+    api_key: str | None = None,
+) -> dict[str, str]:
+    """``prompt → summary`` of one document (from the caches or the summary file when there)."""
+    out = {}
+    for prompt in summary_prompts(provider):
+        config = SummaryConfig(provider=provider, prompt=prompt, chars=chars).resolved(data_dir)
+        records = summarize_documents({file_path: text}, config, cache_dir, api_key=api_key, progress=False)
+        out[prompt] = records[file_path].summary
+    return out
+
+
+def gold_by_document(bench: Benchmark) -> dict[str, list[tuple[Query, Span]]]:
+    """For every document of the benchmark: its (query, gold span) pairs in span order (one pass)."""
+    out: dict[str, list[tuple[Query, Span]]] = {fp: [] for fp in bench.documents}
+    for q in bench.queries:
+        for s in q.gold:
+            out.setdefault(s.file_path, []).append((q, s))
+    for pairs in out.values():
+        pairs.sort(key=lambda p: (p[1].start, p[1].end, p[0].query_id))
+    return out
+
+
+def queries_citing(bench: Benchmark, file_path: str) -> list[tuple[Query, Span]]:
+    """Every (query, gold span) of the benchmark that lies in document ``file_path``, in span order."""
+    return gold_by_document(bench).get(file_path, [])

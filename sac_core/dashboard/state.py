@@ -1,0 +1,128 @@
+"""The dashboard's shared, UI-free state: where the data is, and the sidebar's global settings.
+
+Nothing here imports Streamlit. The pages call these functions and only draw the results.
+
+- :func:`resolve_data_source`: the data directory a user gave, or the embedded demo corpus
+  (written once under the cache directory) when none is given or it is unusable.
+- :class:`Settings`: the sidebar's choices, and the :class:`RunConfig` the pages start from.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.data import DATA_ENV, available_datasets, resolve_data_dir, write_demo_corpus
+from ..engine.summaries import PROVIDERS, SummaryConfig
+
+# re-exported for the pages, which import from sac_core.dashboard only
+from ..engine.data import PROTOCOLS as PROTOCOLS
+from ..engine.data import Benchmark as Benchmark
+from ..engine.data import BenchmarkError as BenchmarkError
+from ..engine.data import default_cache_dir as default_cache_dir
+from ..engine.data import load_benchmark as load_benchmark
+from ..engine.summaries import SummaryError as SummaryError
+from ..experiments import RunConfig
+
+DEMO_FOLDER = "demo"  # under the cache directory
+_DEMO_MARKER = ".complete"
+LBR_REPO = "https://github.com/zeroentropy-ai/legalbenchrag"
+FILE_SUMMARY_LENGTHS: tuple[int, ...] = (150, 300)  # what summaries/llm.jsonl holds
+
+def default_data_field() -> str:
+    """What the data-directory field shows at first: ``$SAC_DATA_DIR`` or empty (= demo)."""
+    return os.environ.get(DATA_ENV, "")
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """The benchmark directory in use; ``demo`` when it is the generated demo corpus.
+
+    ``problem`` says why a directory the user gave was not used (then the demo is).
+    """
+
+    data_dir: Path
+    demo: bool
+    datasets: tuple[str, ...]
+    problem: str | None = None
+
+    @property
+    def has_summary_file(self) -> bool:
+        return (self.data_dir / "summaries" / "llm.jsonl").is_file()
+
+    @property
+    def default_protocol(self) -> str:
+        return "full" if self.demo else "lbr-mini"
+
+    @property
+    def providers(self) -> tuple[str, ...]:
+        """Summary providers that can work here, the best first (``file`` needs the JSONL)."""
+        first = ("file",) if self.has_summary_file else ()
+        return first + tuple(p for p in PROVIDERS if p != "file")
+
+
+def ensure_demo_corpus(cache_dir: Path) -> Path:
+    """The demo corpus under ``<cache_dir>/demo``, written once (atomically: a half-written
+    folder is never used, and concurrent sessions cannot collide)."""
+    dest = Path(cache_dir) / DEMO_FOLDER
+    if (dest / _DEMO_MARKER).is_file():
+        return dest
+    Path(cache_dir).mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".demo-", dir=cache_dir))
+    try:
+        write_demo_corpus(tmp)
+        (tmp / _DEMO_MARKER).write_text("written by sac_core.dashboard.state.ensure_demo_corpus\n", encoding="utf-8")
+        if dest.exists() and not (dest / _DEMO_MARKER).is_file():
+            shutil.rmtree(dest)  # an old incomplete copy
+        try:
+            tmp.rename(dest)
+        except OSError:  # another session finished first
+            if not (dest / _DEMO_MARKER).is_file():
+                raise
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def resolve_data_source(field: str | None, cache_dir: Path) -> DataSource:
+    """The directory in ``field`` (empty: the demo corpus); an unusable one falls back to the demo
+    with ``problem`` set, so the dashboard always has something to show."""
+    raw = (field or "").strip()
+    problem = None
+    if raw:
+        try:
+            path = resolve_data_dir(raw)
+            datasets = available_datasets(path)
+            if not datasets:
+                raise BenchmarkError(f"{path}: no benchmarks/*.json files")
+            return DataSource(path, False, datasets)
+        except BenchmarkError as e:
+            problem = str(e)
+    demo = ensure_demo_corpus(cache_dir)
+    return DataSource(demo, True, available_datasets(demo), problem)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The sidebar's global choices. Deliberately without the API key (kept by the session only)."""
+
+    source: DataSource
+    cache_dir: Path
+    protocol: str
+    datasets: tuple[str, ...]
+    provider: str
+    chars: int
+
+    def base_config(self, **changes: object) -> RunConfig:
+        """The RunConfig the pages start from (SAC summaries per the sidebar)."""
+        summary = SummaryConfig(provider=self.provider, chars=self.chars)
+        return RunConfig(protocol=self.protocol, datasets=self.datasets, summary=summary).with_(**changes)
+
+
+def summary_lengths(provider: str) -> tuple[int, ...] | None:
+    """Lengths a provider can make: the file's fixed set, or ``None`` for any length."""
+    return FILE_SUMMARY_LENGTHS if provider == "file" else None

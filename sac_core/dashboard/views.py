@@ -1,0 +1,218 @@
+"""HTML fragments for the dashboard: ranked chunks, gold spans in context, chunk boundaries.
+
+Every piece of document text, summary, path or query goes through ``html.escape`` (via
+:func:`sac_core.dashboard.highlight.to_html` or :func:`esc`) before it is wrapped in markup, so a
+``<script>`` inside a contract is shown, never run. The fragments are rendered with
+``st.markdown(..., unsafe_allow_html=True)``; :func:`md_safe` also removes what Markdown would
+still interpret inside them (``$`` starts LaTeX, a lone ``\\r`` could end the HTML block).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..engine.chunking import Chunk
+from ..engine.data import Span
+from ..engine.metrics import merge_spans
+from ..engine.retrieval import Hit
+from .highlight import segments, to_html
+
+CSS = """
+<style>
+mark.gold { background: #fde68a; color: #111827; padding: 0 1px; border-radius: 2px; }
+span.muted { color: #6b7280; }
+.sac-free span.muted { color: inherit; }
+.sac-hit { border: 1px solid #e5e7eb; border-left: 5px solid #9ca3af; border-radius: 6px;
+           padding: 6px 10px; margin: 0 0 10px 0; font-size: 0.86rem; line-height: 1.45; }
+.sac-hit.ok { border-left-color: #16a34a; }
+.sac-hit.bad { border-left-color: #dc2626; }
+.sac-head { font-size: 0.8rem; margin-bottom: 4px; color: #374151; word-break: break-all; }
+.sac-badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-weight: 600;
+             font-size: 0.75rem; margin-right: 4px; white-space: nowrap; }
+.sac-badge.ok, .sac-badge.found { background: #dcfce7; color: #166534; }
+.sac-badge.bad, .sac-badge.missed { background: #fee2e2; color: #991b1b; }
+.sac-badge.partly { background: #fef9c3; color: #854d0e; }
+.sac-badge.free { background: #e5e7eb; color: #374151; }
+.sac-score { color: #6b7280; float: right; }
+.sac-context { border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px 10px; font-size: 0.86rem;
+               line-height: 1.5; margin-bottom: 12px; }
+.sac-doc { font-size: 0.86rem; line-height: 1.6; border: 1px solid #e5e7eb; border-radius: 6px;
+           padding: 8px 10px; max-height: 70vh; overflow-y: auto; }
+.sac-doc span.c0 { background: #dbeafe; }
+.sac-doc span.c1 { background: #fce7f3; }
+.sac-doc span.overlap { background: #c4b5fd; }
+.sac-doc span.gap { background: transparent; color: #9ca3af; }
+.sac-doc span.gold { background: #fde68a; box-shadow: inset 0 -2px #f59e0b; }
+.sac-doc sup.cno { color: #1d4ed8; font-weight: 700; font-size: 0.65rem; margin: 0 2px; }
+table.sac-table { border-collapse: collapse; width: 100%; font-size: 0.84rem; }
+table.sac-table th, table.sac-table td { border: 1px solid #e5e7eb; padding: 4px 6px; vertical-align: top;
+                                        text-align: left; }
+table.sac-table th { background: #f9fafb; }
+</style>
+"""
+
+
+def esc(text: object) -> str:
+    """HTML-escaped text (quotes too)."""
+    return html.escape(str(text), quote=True)
+
+
+def md_safe(fragment: str) -> str:
+    """An HTML fragment Markdown leaves alone: no ``$`` (LaTeX) and no ``\\r`` (line breaks)."""
+    return fragment.replace("\r", "").replace("$", "&#36;")
+
+
+def chunk_html(file_path: str, text: str, start: int, gold: Sequence[Span]) -> str:
+    """A chunk's text with the characters inside gold spans in ``<mark class="gold">``."""
+    return md_safe(to_html(segments(file_path, text, start, gold)))
+
+
+def hit_card(rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Span]) -> str:
+    """One retrieved chunk: rank, ✓/✗ for its document (``None``: free text, no gold), score, text."""
+    if gold_document is None:
+        kind, badge = "free", '<span class="sac-badge free">document</span>'
+    elif gold_document:
+        kind, badge = "ok", '<span class="sac-badge ok">✓ gold document</span>'
+    else:
+        kind, badge = "bad", '<span class="sac-badge bad">✗ wrong document</span>'
+    c = hit.chunk
+    where = esc(f"{c.file_path}, characters [{c.start:,}, {c.end:,})")
+    head = (f'<div class="sac-head">{badge}<b>#{rank}</b> <code title="{where}">{esc(c.file_path)}</code>'
+            f'<span class="sac-score">score {hit.score:.3f}</span></div>')
+    extra = " sac-free" if gold_document is None else ""
+    body = chunk_html(c.file_path, c.text, c.start, gold)
+    return f'<div class="sac-hit {kind}{extra}">{md_safe(head)}{body}</div>'
+
+
+def fmt_pct(value: float | None) -> str:
+    """A fraction in percent: whole numbers without decimals (``100%``), else one (``33.3%``), NaN/None ``—``."""
+    if value is None or value != value:
+        return "—"
+    v = value * 100
+    return f"{v:.0f}%" if abs(v - round(v)) < 0.05 else f"{v:.1f}%"
+
+
+def delta_pts(value: float | None, reference: float | None) -> str | None:
+    """``value − reference`` in percentage points (``+4.2 pts``), ``±0 pts`` when equal, None when unknown."""
+    if value is None or reference is None or value != value or reference != reference:
+        return None
+    change = (value - reference) * 100
+    return "±0 pts" if abs(change) < 0.05 else f"{change:+.1f} pts"
+
+
+def coverage_label(share: float) -> str:
+    """``found`` (the whole span is in the top-k), ``partly NN%`` or ``missed``."""
+    if share >= 1 - 1e-9:
+        return "found"
+    if share > 0:
+        return f"partly {share:.0%}"
+    return "missed"
+
+
+def coverage_badges(shares: Mapping[str, float]) -> str:
+    """One badge per index: name and found / partly / missed."""
+    out = []
+    for name, share in shares.items():
+        label = coverage_label(share)
+        cls = label.split()[0]
+        out.append(f'<span class="sac-badge {cls}">{esc(name)}: {esc(label)}</span>')
+    return md_safe(" ".join(out))
+
+
+def context_window(length: int, span: Span, context: int) -> tuple[int, int]:
+    """``[lo, hi)`` around ``span`` with up to ``context`` characters either side, inside ``[0, length)``."""
+    return max(0, span.start - context), min(length, span.end + context)
+
+
+def gold_context_html(text: str, span: Span, gold: Sequence[Span], context: int = 300) -> str:
+    """A gold span in its document, ``context`` characters either side, gold characters marked."""
+    lo, hi = context_window(len(text), span, context)
+    body = chunk_html(span.file_path, text[lo:hi], lo, gold)
+    pre = "… " if lo > 0 else ""
+    post = " …" if hi < len(text) else ""
+    return f'<div class="sac-context">{pre}{body}{post}</div>'
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """A document involved in a query: is it gold, which indexes retrieved it, each index's summary."""
+
+    file_path: str
+    gold: bool
+    retrieved_by: tuple[str, ...]
+    summaries: tuple[tuple[str, str | None], ...]  # (index name, summary or None = no summary)
+
+
+def summary_rows(
+    gold_files: Sequence[str] | frozenset[str], hits: Mapping[str, Sequence[Hit]],
+    summaries: Mapping[str, Mapping[str, str]], limit: int = 12,
+) -> list[SummaryRow]:
+    """Gold documents first, then the others in order of first retrieval (``hits``: index → ranked hits).
+
+    ``summaries``: index name → file path → summary; an index absent there (the baseline) is left out.
+    """
+    order: list[str] = sorted(gold_files)
+    for ranked in hits.values():
+        for h in ranked:
+            if h.chunk.file_path not in order:
+                order.append(h.chunk.file_path)
+    rows = []
+    for fp in order[:limit]:
+        by = tuple(name for name, ranked in hits.items() if any(h.chunk.file_path == fp for h in ranked))
+        rows.append(SummaryRow(fp, fp in gold_files, by, tuple((n, s.get(fp)) for n, s in summaries.items())))
+    return rows
+
+
+def summary_table(rows: Sequence[SummaryRow]) -> str:
+    """The summaries each SAC index prepended, one row per document, all text escaped."""
+    if not rows:
+        return ""
+    names = [name for name, _ in rows[0].summaries]
+    head = "".join(f"<th>{esc(n)}</th>" for n in names)
+    body = []
+    for r in rows:
+        mark = ('<span class="sac-badge ok">✓ gold</span>' if r.gold
+                else '<span class="sac-badge bad">✗ not gold</span>')
+        by = f"<br><small>retrieved by: {esc(', '.join(r.retrieved_by)) or '—'}</small>"
+        cells = "".join(f"<td>{esc(s) if s is not None else '—'}</td>" for _, s in r.summaries)
+        body.append(f"<tr><td>{mark}<code>{esc(r.file_path)}</code>{by}</td>{cells}</tr>")
+    return md_safe(f'<table class="sac-table"><tr><th>document</th>{head}</tr>{"".join(body)}</table>')
+
+
+def chunk_range_around(chunks: Sequence[Chunk], span: Span, before: int = 2) -> int:
+    """Index of the chunk to start a view at so that ``span`` is visible (``before`` chunks earlier)."""
+    for i, c in enumerate(chunks):
+        if c.end > span.start:
+            return max(0, i - before)
+    return max(0, len(chunks) - 1)
+
+
+def boundaries_html(text: str, chunks: Sequence[Chunk], gold: Sequence[Span], lo: int, hi: int,
+                    first_number: int = 1) -> str:
+    """Characters ``[lo, hi)`` of a document with its chunks drawn.
+
+    Chunks alternate background (``c0``/``c1``); text in two chunks is ``overlap``, in none
+    ``gap``; gold characters also get class ``gold``; each chunk start shows its number
+    (``chunks[i]`` is number ``first_number + i``).
+    """
+    inside = [(i, c) for i, c in enumerate(chunks) if c.end > lo and c.start < hi]
+    golds = [g for g in merge_spans(gold) if g.end > lo and g.start < hi]
+    cuts = {lo, hi}
+    for _, c in inside:
+        cuts.update(x for x in (c.start, c.end) if lo < x < hi)
+    for g in golds:
+        cuts.update(x for x in (g.start, g.end) if lo < x < hi)
+    points = sorted(cuts)
+    starts = {c.start: i for i, c in inside}
+    out = []
+    for a, b in zip(points, points[1:]):
+        if a in starts:
+            out.append(f'<sup class="cno">{first_number + starts[a]}</sup>')
+        covering = [i for i, c in inside if c.start <= a < c.end]
+        cls = "gap" if not covering else ("overlap" if len(covering) > 1 else f"c{covering[0] % 2}")
+        if any(g.start <= a < g.end for g in golds):
+            cls += " gold"
+        out.append(f'<span class="{cls}">{esc(text[a:b])}</span>')
+    return md_safe('<div class="sac-doc">' + "".join(out).replace("\n", "<br>") + "</div>")

@@ -1,0 +1,13 @@
+"""Data: the LegalBench-RAG layout, query-selection protocols and the generated demo benchmark."""
+
+from .benchmark import available_datasets, load_benchmark, parse_datasets, read_document, read_queries
+from .demo import write_demo_corpus
+from .paths import CACHE_ENV, DATA_ENV, default_cache_dir, resolve_data_dir
+from .protocols import PROTOCOLS, QUERIES_PER_DATASET, select
+from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
+
+__all__ = [
+    "CACHE_ENV", "DATASETS", "DATA_ENV", "PROTOCOLS", "QUERIES_PER_DATASET", "Benchmark", "BenchmarkError",
+    "Document", "Query", "Span", "available_datasets", "default_cache_dir", "load_benchmark", "parse_datasets",
+    "read_document", "read_queries", "resolve_data_dir", "select", "write_demo_corpus",
+]

@@ -1,0 +1,65 @@
+"""The benchmark's data types: documents, queries and their gold character spans ``[start, end)``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DATASETS: tuple[str, ...] = ("contractnli", "cuad", "maud", "privacy_qa")
+
+
+class BenchmarkError(ValueError):
+    """The data directory does not hold a valid benchmark; the message names file and query."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """Characters ``[start, end)`` of one document, named by its path relative to ``corpus/``."""
+
+    file_path: str
+    start: int
+    end: int
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+
+@dataclass(frozen=True)
+class Query:
+    """One benchmark question: id ``<dataset>/<0-based index in its file>`` and its gold spans."""
+
+    query_id: str
+    dataset: str
+    text: str
+    gold: tuple[Span, ...]
+
+    @property
+    def gold_files(self) -> frozenset[str]:
+        return frozenset(s.file_path for s in self.gold)
+
+
+@dataclass(frozen=True)
+class Document:
+    file_path: str
+    text: str
+
+    @property
+    def dataset(self) -> str:
+        return self.file_path.split("/", 1)[0]
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """Selected queries and the documents they cite (the retrieval pool), keyed by file path."""
+
+    queries: tuple[Query, ...]
+    documents: dict[str, Document]
+
+    @property
+    def datasets(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(q.dataset for q in self.queries))
+
+    def subset(self, datasets: tuple[str, ...]) -> Benchmark:
+        """Only the queries of ``datasets`` and the documents those queries cite."""
+        queries = tuple(q for q in self.queries if q.dataset in datasets)
+        cited = {s.file_path for q in queries for s in q.gold}
+        return Benchmark(queries, {fp: d for fp, d in self.documents.items() if fp in cited})

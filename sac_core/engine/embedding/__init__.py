@@ -1,0 +1,11 @@
+"""Embedding: one :class:`Encoder` interface (torch, ONNX), model names, and the cached :class:`Embedder`."""
+
+from .embedder import Embedder, shared_embedder, text_key
+from .encoders import BACKENDS, Encoder, TorchEncoder, load_encoder
+from .models import DEFAULT_MODEL, model_id, resolve_model_path
+from .onnx_encoder import OnnxEncoder
+
+__all__ = [
+    "BACKENDS", "DEFAULT_MODEL", "Embedder", "Encoder", "OnnxEncoder", "TorchEncoder", "load_encoder", "model_id",
+    "resolve_model_path", "shared_embedder", "text_key",
+]

@@ -1,0 +1,108 @@
+"""Embeddings with a disk cache: nothing is ever encoded twice.
+
+An :class:`Embedder` runs one model on one backend (:mod:`.encoders`). Vectors are
+L2-normalised float32, so inner product = cosine.
+
+Cache: one diskcache entry per text, key ``"<model id>[@onnx]|<sha256 of the exact text>"``, value
+the vector's float32 bytes. Each encoded batch is written at once, so an interrupted run
+resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from functools import cached_property
+from pathlib import Path
+
+import diskcache
+import numpy as np
+from tqdm.auto import tqdm
+
+from .encoders import BACKENDS, Encoder, load_encoder
+from .models import model_id
+
+_WRITE_EVERY = 512  # texts per cache write: at most this much work is lost on interruption
+
+
+def shared_embedder(embedders: dict[str, "Embedder"], model: str, cache_dir: Path, backend: str) -> "Embedder":
+    """One Embedder per (model, backend) in ``embedders``, created on first use."""
+    key = f"{model}@{backend}"
+    if key not in embedders:
+        embedders[key] = Embedder(model, cache_dir, backend=backend)
+    return embedders[key]
+
+
+def text_key(model: str, text: str, backend: str = "torch") -> str:
+    """Cache key. ONNX vectors agree with torch to ~1e-6 but are not bit-identical: own keys."""
+    suffix = "" if backend == "torch" else f"@{backend}"
+    return f"{model_id(model)}{suffix}|{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+
+
+class Embedder:
+    """Encode texts with one model, reading and filling the disk cache."""
+
+    def __init__(self, model: str, cache_dir: Path, batch_size: int = 32, backend: str = "torch") -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown embedding backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        self.model = model
+        self.backend = backend
+        self.cache_dir = cache_dir
+        self.batch_size = batch_size
+        self.cache = diskcache.Cache(str(cache_dir / "embeddings"), eviction_policy="none")  # never drop paid-for work
+        self.encoded = 0  # texts this object actually sent through the model (cache misses)
+
+    @cached_property
+    def encoder(self) -> Encoder:  # loaded on first cache miss only
+        return load_encoder(self.model, self.backend, self.cache_dir)
+
+    @property
+    def dim(self) -> int:
+        return int(self.encoder.dim)
+
+    def encode(
+        self, texts: Sequence[str], progress: bool = True, desc: str = "embedding",
+        on_progress: Callable[[int, int], None] | None = None, cache: bool = True,
+    ) -> np.ndarray:
+        """Vectors for ``texts`` in order, shape (len(texts), dim), float32, unit length.
+
+        ``on_progress(done, total)`` is called after each encoded block of cache misses (for UIs).
+        ``cache=False`` encodes without reading or writing the cache (latency measurements).
+        """
+        if not cache:
+            self.encoded += len(texts)
+            return self.encoder.encode(list(texts), batch_size=self.batch_size)
+        keys = [text_key(self.model, t, self.backend) for t in texts]
+        unique = dict.fromkeys(keys)  # key → vector, first-seen order
+        missing: dict[str, str] = {}
+        for key, text in zip(keys, texts):
+            if unique[key] is None:
+                raw = self.cache.get(key)
+                if raw is None:
+                    missing[key] = text
+                else:
+                    unique[key] = np.frombuffer(raw, dtype=np.float32)
+        if missing:
+            self._fill(missing, unique, progress, desc, on_progress)
+        if not keys:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([unique[k] for k in keys]).astype(np.float32, copy=False)
+
+    def _fill(
+        self, missing: dict[str, str], out: dict, progress: bool, desc: str,
+        on_progress: Callable[[int, int], None] | None,
+    ) -> None:
+        order = sorted(missing, key=lambda k: len(missing[k]))  # similar lengths batch with less padding
+        bar = tqdm(total=len(order), desc=desc, unit="text", disable=not progress)
+        for i in range(0, len(order), _WRITE_EVERY):
+            block = order[i : i + _WRITE_EVERY]
+            vecs = self.encoder.encode([missing[k] for k in block], batch_size=self.batch_size)
+            with self.cache.transact():
+                for key, vec in zip(block, vecs):
+                    self.cache.set(key, vec.tobytes())
+                    out[key] = vec
+            self.encoded += len(block)
+            bar.update(len(block))
+            if on_progress:
+                on_progress(i + len(block), len(order))
+        bar.close()

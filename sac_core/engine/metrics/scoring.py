@@ -1,0 +1,50 @@
+"""All metrics of one ranked retrieval per query and k, and their means per dataset and over datasets."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ..data import Query, Span
+from .drm import drm
+from .ranking import hit, mrr, ndcg
+from .spans import precision_recall
+
+DEFAULT_KS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
+METRICS: tuple[str, ...] = ("drm", "precision", "recall", "hit", "mrr", "ndcg")
+
+def score_query(retrieved: Sequence[Span], query: Query, k: int, mode: str = "merged") -> dict[str, float]:
+    """All metrics for the top-k of one ranked retrieval (best first)."""
+    top = list(retrieved[:k])
+    files = [s.file_path for s in top]
+    gold_files = query.gold_files
+    precision, recall = precision_recall(top, query.gold, mode)
+    return {
+        "drm": drm(files, gold_files),
+        "precision": precision,
+        "recall": recall,
+        "hit": hit(files, gold_files),
+        "mrr": mrr(files, gold_files),
+        "ndcg": ndcg(files, gold_files, k),
+    }
+
+
+def score_run(
+    queries: Sequence[Query], run: dict[str, list[Span]], ks: Sequence[int] = DEFAULT_KS, mode: str = "merged"
+) -> pd.DataFrame:
+    """One row per (query, k): ``query_id, dataset, k`` and every metric. Missing query → empty retrieval."""
+    rows = [
+        {"query_id": q.query_id, "dataset": q.dataset, "k": k, **score_query(run.get(q.query_id, []), q, k, mode)}
+        for q in queries
+        for k in ks
+    ]
+    return pd.DataFrame(rows, columns=["query_id", "dataset", "k", *METRICS])
+
+
+def mean_by_dataset(per_query: pd.DataFrame) -> pd.DataFrame:
+    """Means per (dataset, k), plus dataset ``ALL`` = macro mean over datasets (each weighs the same)."""
+    per_ds = per_query.groupby(["dataset", "k"], sort=False)[list(METRICS)].mean().reset_index()
+    macro = per_ds.groupby("k", sort=False)[list(METRICS)].mean().reset_index()
+    macro.insert(0, "dataset", "ALL")
+    return pd.concat([per_ds, macro], ignore_index=True)

@@ -1,0 +1,66 @@
+"""Rank a pool's chunks for free-text queries with the configured ranker (dense, BM25 or hybrid)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..chunking import Chunk
+from ..data import Span
+from ..embedding import Embedder
+from ..indexes import BM25Index, DenseIndex, Ranked, fuse
+from .pool import Pool
+
+
+@dataclass(frozen=True)
+class Hit:
+    chunk: Chunk
+    score: float  # cosine (dense), BM25 score, or fused reciprocal-rank score (hybrid)
+
+
+class Retriever:
+    """Indexes one pool once; ``search`` then answers any number of queries."""
+
+    def __init__(
+        self, pool: Pool, embedder: Embedder, semantic_weight: float = 1.0, fusion_depth: int = 100,
+        progress: bool = True, on_progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.pool = pool
+        self.embedder = embedder
+        self.semantic_weight = semantic_weight
+        self.fusion_depth = fusion_depth
+        self.dense = (
+            DenseIndex(embedder.encode(pool.indexed, progress, "embedding chunks", on_progress))
+            if semantic_weight > 0 else None
+        )
+        self.bm25 = BM25Index(pool.indexed) if semantic_weight < 1 else None
+
+    def search(
+        self, queries: Sequence[str], k: int, progress: bool = False, vectors: np.ndarray | None = None,
+    ) -> list[list[Hit]]:
+        """Top-k hits per query. ``vectors``: the queries' embeddings, if the caller has them already."""
+        depth = k if self.bm25 is None or self.dense is None else max(k, self.fusion_depth)
+        dense: list[Ranked | None] = [None] * len(queries)
+        if self.dense is not None:
+            if vectors is None:
+                vectors = self.embedder.encode(list(queries), progress=progress, desc="embedding queries")
+            dense = list(self.dense.search(vectors, depth))
+        out = []
+        for query, d in zip(queries, dense):
+            if self.bm25 is None:
+                ranked = d
+            else:
+                b = self.bm25.search(query, depth)
+                ranked = b if d is None else fuse(d, b, self.semantic_weight, k)
+            out.append(self._hits(ranked, k))
+        return out
+
+    def _hits(self, ranked: Ranked, k: int) -> list[Hit]:
+        return [Hit(self.pool.chunks[int(i)], float(s)) for i, s in zip(ranked.ids[:k], ranked.scores[:k]) if i >= 0]
+
+
+def as_spans(hits: Sequence[Hit]) -> list[Span]:
+    return [Span(h.chunk.file_path, h.chunk.start, h.chunk.end) for h in hits]
+

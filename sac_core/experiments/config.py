@@ -1,0 +1,77 @@
+"""One frozen dataclass describes an experiment; it is passed down, never read from globals.
+
+Paths of the machine (data and cache directories) are not part of it: the same experiment can
+run on any copy of the data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+
+from ..engine.chunking import CHUNKERS
+from ..engine.data import DATASETS, PROTOCOLS
+from ..engine.embedding import BACKENDS, DEFAULT_MODEL, model_id
+from ..engine.metrics import DEFAULT_KS, MODES
+from ..engine.retrieval import METHODS
+from ..engine.summaries import SummaryConfig
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    protocol: str = "lbr-mini"
+    datasets: tuple[str, ...] = DATASETS
+    seed: int | None = None  # only for protocol "paper"; None = the paper's f"{dataset}194"
+    method: str = "baseline"  # "baseline" | "sac"
+    chunker: str = "rcts"
+    chunk_size: int = 500  # characters of the document per chunk
+    chunk_overlap: int = 0  # characters
+    model: str = DEFAULT_MODEL
+    backend: str = "torch"  # "torch" (sentence-transformers) or "onnx" (ONNX Runtime, same vectors)
+    semantic_weight: float = 1.0  # 1 = dense only, 0 = BM25 only, between = rank fusion
+    fusion_depth: int = 100  # candidates each ranker gives the fusion (at least max k)
+    ks: tuple[int, ...] = DEFAULT_KS
+    metric_mode: str = "merged"  # "merged" | "compat" (LegalBench-RAG's unmerged sums)
+    summary: SummaryConfig = field(default_factory=SummaryConfig)  # used when method == "sac"
+
+    def __post_init__(self) -> None:
+        checks = [
+            (self.protocol in PROTOCOLS, f"protocol must be one of {PROTOCOLS}"),
+            (self.method in METHODS, f"method must be one of {METHODS}"),
+            (self.chunker in CHUNKERS, f"chunker must be one of {CHUNKERS}"),
+            (self.backend in BACKENDS, f"backend must be one of {BACKENDS}"),
+            (self.chunk_size > 0, "chunk_size must be > 0"),
+            (0 <= self.chunk_overlap < self.chunk_size, "chunk_overlap must be in [0, chunk_size)"),
+            (0.0 <= self.semantic_weight <= 1.0, "semantic_weight must be in [0, 1]"),
+            (bool(self.ks) and all(k > 0 for k in self.ks), "ks must be positive integers"),
+            (self.metric_mode in MODES, f"metric_mode must be one of {MODES}"),
+            (bool(self.datasets), "datasets must not be empty"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"invalid configuration: {message}")
+
+    @property
+    def max_k(self) -> int:
+        return max(self.ks)
+
+    @property
+    def variant(self) -> str:
+        """Short name of what is indexed: ``baseline``, ``sac-<provider>-<prompt>-<chars>`` or ``sac-extractive-<chars>``."""
+        if self.method == "baseline":
+            return "baseline"
+        s = self.summary
+        if s.provider == "extractive":  # no prompt: the summary is built from the text itself
+            return f"sac-extractive-{s.chars}"
+        return f"sac-{s.provider}-{s.prompt_name}-{s.chars}"
+
+    def columns(self) -> dict[str, object]:
+        """Flat config values for result tables (no secrets exist in the config)."""
+        flat = {k: v for k, v in asdict(self).items() if k not in ("summary", "ks", "datasets")}
+        flat.update(datasets=",".join(self.datasets), model=model_id(self.model), variant=self.variant)
+        sac = self.method == "sac"
+        for key, value in self.summary.columns().items():
+            flat[f"summary_{key}"] = value if sac else None
+        return flat
+
+    def with_(self, **changes: object) -> RunConfig:
+        return replace(self, **changes)

@@ -1,0 +1,201 @@
+"""A grid of experiments, each cell cached on disk, so a sweep resumes after any interruption.
+
+A sweep file (TOML) names a ``base`` configuration and one or more ``[[grid]]`` tables; each
+grid is the product of its axes (``summary.<field>`` sets a SummaryConfig field), and the cells
+of all grids are run in order, duplicates once::
+
+    name = "lbr-mini-grid"
+    [base]
+    protocol = "lbr-mini"
+    [[grid]]
+    method = ["baseline"]
+    chunk_size = [500, 200, 800]
+    [[grid]]
+    method = ["sac"]
+    chunk_size = [500, 200, 800]
+    "summary.prompt" = ["generic", "expert"]
+
+Outputs in ``out_dir``: ``results.csv`` (a row per dataset × cell × k, every config column),
+``per_query.csv.gz`` (for significance and "which queries flipped"), ``significance.csv``
+(every pair of variants at the same setting) and ``runs/<cell>.jsonl.gz``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import itertools
+import json
+import time
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+import diskcache
+import pandas as pd
+from tqdm.auto import tqdm
+
+from ..engine.data import Benchmark, load_benchmark
+from ..engine.embedding import Embedder, shared_embedder
+from ..engine.summaries import SummaryConfig
+from .config import RunConfig
+from .evaluate import evaluate
+from .runs import write_run
+from .significance import compare_methods
+
+# Config columns in which the variants compared at one setting differ (all summary_* columns too).
+VARIANT_COLUMNS = ("method", "variant")
+
+
+@dataclass(frozen=True)
+class Sweep:
+    name: str
+    cells: tuple[RunConfig, ...]
+
+
+class SweepError(ValueError):
+    pass
+
+
+def _coerce(name: str, value: object, cls: type) -> object:
+    types = {f.name: f.type for f in fields(cls)}
+    if name not in types:
+        raise SweepError(f"unknown setting {name!r}; known: {', '.join(types)}")
+    if isinstance(value, list) and name in ("ks", "datasets"):
+        return tuple(value)
+    return value
+
+
+def _apply(config: RunConfig, settings: dict[str, object], where: str) -> RunConfig:
+    summary_changes = {k.split(".", 1)[1]: v for k, v in settings.items() if k.startswith("summary.")}
+    run_changes = {k: v for k, v in settings.items() if not k.startswith("summary.")}
+    try:
+        summary = replace(config.summary, **{k: _coerce(k, v, SummaryConfig) for k, v in summary_changes.items()})
+        return replace(config, summary=summary, **{k: _coerce(k, v, RunConfig) for k, v in run_changes.items()})
+    except (SweepError, ValueError, TypeError) as e:
+        raise SweepError(f"{where}: {e}") from None
+
+
+def load_sweep(path: Path) -> Sweep:
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SweepError(f"{path}: sweep file not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SweepError(f"{path}: invalid TOML: {e}") from None
+    base = _apply(RunConfig(), raw.get("base", {}), f"{path} [base]")
+    grids = raw.get("grid") or [{}]
+    cells: dict[RunConfig, None] = {}
+    for n, grid in enumerate(grids, start=1):
+        axes = {k: (v if isinstance(v, list) else [v]) for k, v in grid.items()}
+        for values in itertools.product(*axes.values()):
+            cell = _apply(base, dict(zip(axes, values)), f"{path} [[grid]] #{n}")
+            if cell.method == "baseline":
+                cell = replace(cell, summary=base.summary)  # summary axes do not change a baseline
+            cells.setdefault(cell)
+    return Sweep(raw.get("name", path.stem), tuple(cells))
+
+
+def cell_id(config: RunConfig, bench: Benchmark) -> str:
+    """Stable id of a cell: its config and a fingerprint of the queries and documents it runs on."""
+    data = [(q.query_id, [(s.file_path, s.start, s.end) for s in q.gold]) for q in bench.queries]
+    data_digest = hashlib.sha256(
+        json.dumps([data, sorted((fp, len(d.text)) for fp, d in bench.documents.items())]).encode()
+    ).hexdigest()
+    payload = json.dumps({**config.columns(), "ks": list(config.ks), "data": data_digest}, sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def run_sweep(
+    sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, progress: bool = True, cached_only: bool = False,
+) -> pd.DataFrame:
+    """Run (or read from the cache) every cell and return the results table.
+
+    The outputs are rewritten after each newly computed cell, so an interrupted sweep still
+    leaves valid tables of the cells it finished. ``cached_only``: skip cells not yet computed
+    (to publish a partial sweep with its significance table).
+    """
+    cell_cache = diskcache.Cache(str(cache_dir / "sweep_cells"), eviction_policy="none")
+    benches: dict[tuple, Benchmark] = {}
+    embedders: dict[str, Embedder] = {}
+    results: list[pd.DataFrame] = []
+    per_query: list[pd.DataFrame] = []
+    (out_dir / "runs").mkdir(parents=True, exist_ok=True)
+    bar = tqdm(sweep.cells, desc=f"sweep {sweep.name}", unit="cell", disable=not progress)
+    cached = 0
+    for config in bar:
+        key = (config.protocol, config.datasets, config.seed)
+        if key not in benches:
+            benches[key] = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
+        bench = benches[key]
+        cid = cell_id(config, bench)
+        hit = cell_cache.get(cid)
+        computed = hit is None
+        if computed and cached_only:
+            continue
+        if computed:
+            t0 = time.perf_counter()
+            embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
+            ev = evaluate(bench, config, data_dir, cache_dir, progress=progress, embedder=embedder)
+            hit = {"results": ev.results, "per_query": ev.per_query, "run": ev.run,
+                   "seconds": time.perf_counter() - t0}
+            cell_cache.set(cid, hit)
+        else:
+            cached += 1
+        bar.set_postfix(cached=cached, variant=config.variant, chunk=config.chunk_size, w=config.semantic_weight)
+        res = hit["results"].copy()
+        res.insert(0, "cell", cid)
+        res["cell_seconds"] = round(hit["seconds"], 1)
+        results.append(res)
+        pq = hit["per_query"].copy()
+        pq.insert(0, "cell", cid)
+        for column in ("variant", "chunk_size", "semantic_weight", "model", "protocol", "summary_chars"):
+            pq[column] = res[column].iloc[0]
+        per_query.append(pq)
+        _write_run(out_dir / "runs" / f"{cid}.jsonl.gz", hit["run"])
+        if computed:
+            _write_tables(out_dir, results, per_query, with_significance=False)
+    if not results:
+        raise SweepError(f"sweep {sweep.name}: no cell is cached yet")
+    return _write_tables(out_dir, results, per_query, with_significance=True)
+
+
+def _write_run(path: Path, run: dict) -> None:
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        write_run(tmp, run)
+        path.write_bytes(gzip.compress(tmp.read_bytes(), mtime=0))
+        tmp.unlink()
+
+
+def _write_tables(out_dir: Path, results: list[pd.DataFrame], per_query: list[pd.DataFrame],
+                  with_significance: bool) -> pd.DataFrame:
+    table = pd.concat(results, ignore_index=True)
+    table.to_csv(out_dir / "results.csv", index=False)
+    pq_all = pd.concat(per_query, ignore_index=True)
+    # mtime 0: republishing the same cells gives the same bytes (no churn in committed results)
+    pq_all.to_csv(out_dir / "per_query.csv.gz", index=False, compression={"method": "gzip", "mtime": 0})
+    if with_significance:
+        significance(table, pq_all).to_csv(out_dir / "significance.csv", index=False)
+    return table
+
+
+def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of variants that share all other settings: paired permutation tests per metric and k."""
+    setting_cols = [c for c in RunConfig().columns()
+                    if c in table.columns and c not in VARIANT_COLUMNS and not c.startswith("summary_")]
+    cells = table.drop_duplicates("cell")
+    out = []
+    for setting, group in cells.groupby(setting_cols, dropna=False):
+        variants = group[["cell", "variant", "summary_chars"]].to_dict("records")
+        for a, b in itertools.combinations(variants, 2):
+            if a["variant"] != "baseline" and b["variant"] != "baseline" and a["summary_chars"] != b["summary_chars"]:
+                continue  # SAC variants are paired at the same summary length
+            sub = per_query[per_query["cell"].isin([a["cell"], b["cell"]])]
+            pairs = compare_methods(sub, a["cell"], b["cell"], key="cell")
+            pairs.insert(0, "variant_b", b["variant"])
+            pairs.insert(0, "variant_a", a["variant"])
+            for col, val in zip(setting_cols, setting):
+                pairs[col] = val
+            out.append(pairs)
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()

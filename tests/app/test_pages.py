@@ -1,0 +1,257 @@
+"""Every dashboard page under Streamlit's AppTest, on the embedded demo corpus (no SAC_DATA_DIR):
+it loads without exception, and its widgets change what is shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from sac_core.dashboard.state import ensure_demo_corpus
+from sac_core.engine.data import available_datasets
+from sac_core.dashboard.curves import demo_sweep, run_with_progress
+
+TIMEOUT = 240  # seconds for a run: the first one builds the demo indexes
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+@pytest.fixture(scope="module")
+def results_dir(tmp_path_factory, embed_cache) -> Path:
+    """A tiny demo sweep for the Curves page."""
+    demo = ensure_demo_corpus(embed_cache)
+    root = tmp_path_factory.mktemp("results")
+    sweep = demo_sweep(available_datasets(demo), chunk_sizes=(500,), prompts=("generic",), ks=(1, 2, 4, 8))
+    run_with_progress(sweep, demo, embed_cache, root / sweep.name)
+    return root
+
+
+@pytest.fixture
+def env(monkeypatch, embed_cache, results_dir):
+    """No data directory (→ the embedded demo under the cache), a results root with one sweep."""
+    monkeypatch.delenv("SAC_DATA_DIR", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("SAC_CACHE_DIR", str(embed_cache))
+    monkeypatch.setenv("SAC_RESULTS_DIR", str(results_dir))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return embed_cache
+
+
+def _app(page: str | None = None, **params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    if page:
+        at.switch_page(page)
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _html(at: AppTest) -> str:
+    return "".join(m.value for m in at.main.markdown)
+
+
+def _cards(at: AppTest) -> int:
+    return _html(at).count('<div class="sac-hit ')
+
+
+def _plotly(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+# --------------------------------------------------------------------------- Compare
+
+
+def test_compare_loads_on_the_embedded_demo(env):
+    at = _app()
+    assert any("Demo corpus" in i.value for i in at.info)
+    assert at.sidebar.text_input(key="sac_data_dir").value == ""
+    assert _cards(at) == 3 * 4  # baseline, SAC generic, SAC expert × default k 4
+    assert [m.value for m in at.main.markdown if m.value.startswith("####")] == [
+        "#### Baseline", "#### SAC generic", "#### SAC expert"]
+    html = _html(at)
+    assert 'mark class="gold"' in html and "Gold spans" in "".join(s.value for s in at.subheader)
+    assert len(at.metric) == 3 * 3  # DRM, precision, recall per index
+    assert at.query_params["k"] == "4" and at.query_params["q"] == "demo_nda/0"
+
+
+def test_compare_k_slider_changes_the_number_of_chunks_and_the_url(env):
+    at = _app()
+    at.slider(key="cmp_k").set_value(2).run()
+    assert _cards(at) == 3 * 2
+    assert at.metric[0].label == "DRM@2"
+    assert at.query_params["k"] == "2"
+
+
+def test_compare_takes_the_selection_from_the_url(env):
+    at = _app(dataset="demo_privacy", q="demo_privacy/4", k="3")
+    assert at.selectbox(key="cmp_dataset").value == "demo_privacy"
+    assert at.selectbox(key="cmp_query::demo_privacy").value == "demo_privacy/4"
+    assert _cards(at) == 3 * 3
+    assert "demo_privacy/4" in _html(at)
+
+
+def test_compare_query_selection_and_free_text(env):
+    at = _app()
+    first = _html(at)
+    at.selectbox(key="cmp_query::demo_nda").set_value("demo_nda/9").run()
+    assert at.query_params["q"] == "demo_nda/9"
+    assert _html(at) != first
+    at.text_input(key="cmp_text").input("Which law governs the Kestrel Aerospace agreement?").run()
+    html = _html(at)
+    assert "sac-free" in html and 'mark class="gold"' not in html and "✗ wrong document" not in html
+    assert len(at.metric) == 0  # free text has no gold, so no metrics
+    assert at.query_params["text"] == "Which law governs the Kestrel Aerospace agreement?"
+
+
+def test_compare_shows_the_summaries_and_their_prompts(env):
+    at = _app()
+    html = _html(at)
+    assert '<table class="sac-table">' in html and "Mutual NDA between Acme Robotics" in html
+    prompts = [c.value for c in at.code]
+    assert len(prompts) == 2 and all("{document}" in p for p in prompts)
+
+
+def test_no_dataset_chosen_asks_for_one(env):
+    at = _app()
+    at.sidebar.multiselect[0].set_value([]).run()
+    assert not at.exception
+    assert any("Choose at least one dataset" in w.value for w in at.warning)
+    assert _cards(at) == 0
+
+
+def test_openai_provider_needs_a_key_then_asks_before_spending(env, monkeypatch):
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    at = _app()
+    provider = next(s for s in at.sidebar.selectbox if s.label == "Summary provider")
+    provider.set_value("openai").run()
+    assert not at.exception
+    assert any("needs an API key" in w.value for w in at.warning)
+    assert _cards(at) == 0  # nothing is built or requested
+    at.sidebar.text_input(key="sac_api_key").input("sk-test-secret").run()
+    assert not at.exception
+    assert any("requests 36 summaries" in w.value for w in at.warning)  # 18 documents × 2 prompts
+    assert any(b.label == "Request the summaries" for b in at.button)
+    shown = [e.value for e in (*at.markdown, *at.warning, *at.info, *at.caption, *at.error)]
+    assert all("sk-test-secret" not in str(v) for v in [*shown, *at.query_params.values()])
+
+
+def test_document_markup_is_escaped_not_rendered(env, tmp_path, monkeypatch):
+    doc = ('MASTER AGREEMENT between Alpha Ltd and Beta Inc.\n\n<script>alert("pwned")</script> '
+           'The fee is $5 or <b>$6</b>.\n\nThis Agreement is governed by the laws of Delaware.\n')
+    other = doc.replace("Alpha Ltd", "Gamma plc").replace("Delaware", "Texas").replace("pwned", "other")
+    (tmp_path / "corpus" / "evil").mkdir(parents=True)
+    (tmp_path / "corpus" / "evil" / "a.txt").write_text(doc)
+    (tmp_path / "corpus" / "evil" / "b.txt").write_text(other)
+    start = doc.index("<script>")
+    end = doc.index("Delaware.") + len("Delaware.")
+    o_start, o_end = other.index("This Agreement"), len(other.rstrip())
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "evil.json").write_text(json.dumps({"tests": [
+        {"query": "Which law governs the agreement between Alpha Ltd and Beta Inc.?",
+         "snippets": [{"file_path": "evil/a.txt", "span": [start, end], "answer": doc[start:end]}]},
+        {"query": "Which law governs the agreement between Gamma plc and Beta Inc.?",
+         "snippets": [{"file_path": "evil/b.txt", "span": [o_start, o_end], "answer": other[o_start:o_end]}]},
+    ]}))
+    monkeypatch.setenv("SAC_DATA_DIR", str(tmp_path))
+    at = _app(k="2")
+    assert not any("Demo corpus" in i.value for i in at.info)
+    html = _html(at)
+    assert _cards(at) == 2 * 2  # no summary file: baseline and SAC extractive
+    assert "<script" not in html and "<b>$6" not in html
+    assert "&lt;script&gt;alert" in html and "&#36;5" in html
+    at.switch_page("app_pages/documents.py")
+    at.run()
+    assert not at.exception
+    doc_html = _html(at)
+    assert "<script" not in doc_html and "&lt;script&gt;" in doc_html and 'class="sac-doc"' in doc_html
+
+
+# --------------------------------------------------------------------------- Curves
+
+
+def test_curves_plots_the_sweep_and_the_dataset_selector_changes_it(env):
+    at = _app("app_pages/curves.py")
+    charts = _plotly(at)
+    assert len(charts) == 2  # curves and means over k
+    lines = [t for t in charts[0]["data"] if t.get("mode") == "lines+markers"]
+    assert len(lines) == 3 * 3 * 2  # metrics × (ALL, demo_nda, demo_privacy) × variants
+    assert any(d.label == "Download the shown data (CSV)" for d in at.get("download_button"))
+    datasets = next(m for m in at.multiselect if m.label == "Datasets" and m.key.startswith("curves_ds"))
+    datasets.set_value(["ALL"]).run()
+    lines = [t for t in _plotly(at)[0]["data"] if t.get("mode") == "lines+markers"]
+    assert len(lines) == 3 * 1 * 2
+    assert any("Significance" in s.value for s in at.subheader)
+    flips = at.dataframe[-1].value
+    assert {"query_id", "baseline", "change"} <= set(flips.columns) and len(flips) > 0
+
+
+def test_curves_means_table_shows_the_paper_beside_ours(env):
+    at = _app("app_pages/curves.py")
+    table = next(d.value for d in at.dataframe if "source" in d.value.columns)
+    assert "paper SAC" in set(table["source"]) and "baseline" in set(table["source"])
+
+
+def test_curves_without_results_says_how_to_make_them(env, monkeypatch, tmp_path):
+    monkeypatch.setenv("SAC_RESULTS_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("SAC_CACHE_DIR", str(tmp_path / "cache"))  # no demo sweep there either
+    at = _app("app_pages/curves.py")
+    assert any("sac sweep --config sweeps/lbr-mini-grid.toml" in i.value for i in at.info)
+    assert any(b.label == "Run the demo sweep" for b in at.button)
+
+
+# --------------------------------------------------------------------------- Tune
+
+
+def test_tune_apply_evaluates_and_a_second_apply_shows_the_difference(env):
+    at = _app("app_pages/tune.py")
+    assert any("Press **Apply**" in i.value for i in at.info)
+    next(b for b in at.button if b.label == "Apply").click().run()
+    assert not at.exception
+    first = at.dataframe[0].value
+    assert set(first["index"]) == {"Baseline", "SAC generic", "SAC expert"}
+    assert "previous" not in first.columns
+    at.slider(key="tune_weight").set_value(0.5)
+    at.slider(key="tune_chars").set_value(280)  # the file provider has 150 and 300 only
+    at.select_slider(key="tune_k").set_value(4)
+    next(b for b in at.button if b.label == "Apply").click().run()
+    assert not at.exception
+    assert any("using 300" in c.value for c in at.caption)
+    diff = at.dataframe[0].value
+    assert {"previous", "new", "change"} <= set(diff.columns)
+    assert diff["previous"].notna().all()
+    now = next(m.value for m in at.main.markdown if m.value.startswith("**Now:**"))
+    assert "weight 0.5" in now and "300 chars" in now and "At k = 4" in [s.value for s in at.subheader]
+
+
+# --------------------------------------------------------------------------- Documents
+
+
+def test_documents_draws_chunks_and_the_chunk_size_changes_them(env):
+    at = _app("app_pages/documents.py")
+    html = _html(at)
+    n_500 = html.count('<sup class="cno">')
+    assert n_500 >= 2 and "gold" in html
+    summaries = [c for c in at.main.markdown if '<div class="sac-context">' in c.value]
+    assert len(summaries) == 2  # generic and expert
+    at.number_input(key="doc_chunk").set_value(200).run()
+    assert _html(at).count('<sup class="cno">') > n_500
+    assert any("chunks (rcts, 200 characters" in s.value for s in at.subheader)
+
+
+def test_documents_page_on_the_real_benchmark(real_data, monkeypatch, tmp_path):
+    """Real LegalBench-RAG (skipped without SAC_DATA_DIR): the page needs no embeddings, only the
+    benchmark, the chunker and the summary file."""
+    monkeypatch.setenv("SAC_DATA_DIR", str(real_data))
+    monkeypatch.setenv("SAC_CACHE_DIR", str(tmp_path))
+    at = AppTest.from_file(str(Path(APP).parent / "app_pages" / "documents.py"), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="doc_dataset").value == "contractnli"
+    html = _html(at)
+    assert html.count('<sup class="cno">') >= 2 and "gold" in html
+    if (real_data / "summaries" / "llm.jsonl").is_file():
+        assert len([m for m in at.main.markdown if '<div class="sac-context">' in m.value]) == 2

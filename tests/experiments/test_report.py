@@ -1,0 +1,32 @@
+import pandas as pd
+import pytest
+
+from sac_core.experiments.report import at_k, mean_over_k
+
+
+def table():
+    rows = []
+    for variant, drm in (("baseline", 0.6), ("sac", 0.2)):
+        for k in (1, 2):
+            for ds in ("a", "b", "ALL"):
+                rows.append({"dataset": ds, "variant": variant, "k": k, "chunk_size": 500, "semantic_weight": 1.0,
+                             "drm": drm + 0.1 * k, "precision": 0.1 * k, "recall": 0.2 * k})
+    return pd.DataFrame(rows)
+
+
+def test_mean_over_k_in_percent():
+    m = mean_over_k(table()).reset_index().set_index("variant")
+    assert m.loc["baseline", "drm"] == pytest.approx(75.0)  # (0.7 + 0.8) / 2
+    assert m.loc["sac", "precision"] == pytest.approx(15.0)
+
+
+def test_at_k_per_dataset_with_all_last():
+    t = at_k(table(), k=2)
+    assert list(t.columns) == ["a", "b", "ALL"]
+    assert t.loc["sac", "a"] == pytest.approx(40.0)  # constant settings are not index levels
+
+
+def test_varying_settings_become_index_levels():
+    t = table()
+    t.loc[t["variant"] == "sac", "chunk_size"] = 800
+    assert mean_over_k(t).index.names == ["variant", "chunk_size"]

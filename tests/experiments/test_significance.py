@@ -1,0 +1,41 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from sac_core.experiments.significance import compare_methods, flipped_queries, permutation_test
+
+
+def test_identical_scores_are_not_significant():
+    a = np.array([0.1, 0.5, 0.9, 0.3])
+    r = permutation_test(a, a.copy())
+    assert r.p_value == 1.0 and (r.wins, r.ties, r.losses) == (0, 4, 0)
+
+
+def test_exhaustive_small_case_by_hand():
+    # differences +1, +1, +1: of the 8 sign patterns only the 2 all-same ones reach |mean| = 1,
+    # so p ≈ 2/8 = 0.25 with enough resamples.
+    r = permutation_test(np.zeros(3), np.ones(3), n_resamples=20_000)
+    assert r.p_value == pytest.approx(0.25, abs=0.02)
+    assert (r.wins, r.ties, r.losses) == (3, 0, 0)
+
+
+def test_clear_improvement_is_significant_and_drm_direction():
+    rng = np.random.default_rng(1)
+    a = rng.uniform(0.4, 0.9, 200)
+    b = a - 0.2  # lower DRM is better
+    r = permutation_test(a, b, higher_is_better=False)
+    assert r.p_value < 0.001 and r.wins == 200
+
+
+def test_compare_methods_and_flips():
+    per_query = pd.DataFrame({
+        "variant": ["base"] * 3 + ["sac"] * 3,
+        "query_id": ["q0", "q1", "q2"] * 2, "dataset": ["d"] * 6, "k": [1] * 6,
+        "drm": [1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+        "precision": [0.0, 0.0, 0.5, 0.5, 0.0, 0.5], "recall": [0.0, 0.0, 1.0, 1.0, 0.0, 1.0],
+    })
+    table = compare_methods(per_query, "base", "sac").set_index("metric")
+    assert table.loc["drm", "wins"] == 1 and table.loc["drm", "ties"] == 2
+    assert table.loc["drm", "mean_b"] == pytest.approx(1 / 3)
+    flips = flipped_queries(per_query, "base", "sac", "drm", 1)
+    assert flips["query_id"].tolist() == ["q0"] and flips["change"].tolist() == [-1.0]

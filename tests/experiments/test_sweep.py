@@ -1,0 +1,96 @@
+"""A tiny sweep on the demo benchmark: cells, cache, resume, partial publication, significance."""
+
+import time
+
+import pandas as pd
+import pytest
+
+from sac_core.experiments.sweep import SweepError, load_sweep, run_sweep
+
+SWEEP = """
+name = "tiny"
+[base]
+protocol = "full"
+datasets = ["demo_nda", "demo_privacy"]
+ks = [1, 4]
+"summary.provider" = "file"
+[[grid]]
+method = ["baseline", "sac"]
+"summary.prompt" = ["generic", "expert"]
+semantic_weight = [1.0, 0.5]
+"""
+
+
+def test_grid_cells_deduplicate_baselines(tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text(SWEEP)
+    sweep = load_sweep(path)
+    assert [(c.variant, c.semantic_weight) for c in sweep.cells] == [
+        ("baseline", 1.0), ("baseline", 0.5),
+        ("sac-file-generic-150", 1.0), ("sac-file-generic-150", 0.5),
+        ("sac-file-expert-150", 1.0), ("sac-file-expert-150", 0.5),
+    ]
+
+
+def test_bad_setting_names_the_file_and_grid(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[[grid]]\nchunk_sise = [1]\n')
+    with pytest.raises(SweepError, match=r"bad\.toml \[\[grid\]\] #1: unknown setting 'chunk_sise'"):
+        load_sweep(path)
+
+
+def test_sweep_runs_caches_and_publishes_partial_results(demo_dir, embed_cache, tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text(SWEEP)
+    sweep = load_sweep(path)
+    with pytest.raises(SweepError, match="no cell is cached"):
+        run_sweep(sweep, demo_dir, embed_cache, tmp_path / "none", progress=False, cached_only=True)
+    first = sweep.__class__(sweep.name, sweep.cells[:2])
+    run_sweep(first, demo_dir, embed_cache, tmp_path / "a", progress=False)
+    partial = run_sweep(sweep, demo_dir, embed_cache, tmp_path / "b", progress=False, cached_only=True)
+    assert partial["cell"].nunique() == 2
+    time.sleep(1.1)  # gzip stamps whole seconds: a later write must not change the bytes
+    run_sweep(sweep, demo_dir, embed_cache, tmp_path / "b2", progress=False, cached_only=True)
+    for name in ("results.csv", "per_query.csv.gz", "significance.csv"):  # republishing is byte-stable
+        assert (tmp_path / "b" / name).read_bytes() == (tmp_path / "b2" / name).read_bytes()
+    table = run_sweep(sweep, demo_dir, embed_cache, tmp_path / "c", progress=False)
+    assert table["cell"].nunique() == 6
+    assert set(table["dataset"]) == {"demo_nda", "demo_privacy", "ALL"}
+    assert len(table) == 6 * 3 * 2  # cells × datasets × k
+    per_query = pd.read_csv(tmp_path / "c" / "per_query.csv.gz")
+    assert len(per_query) == 6 * 66 * 2
+    sig = pd.read_csv(tmp_path / "c" / "significance.csv")
+    pair = sig[(sig.variant_a == "baseline") & (sig.variant_b == "sac-file-generic-150") & (sig.metric == "drm")
+               & (sig.k == 4) & (sig.semantic_weight == 1.0)]
+    assert len(pair) == 1 and pair.iloc[0]["wins"] > pair.iloc[0]["losses"]
+    assert len(list((tmp_path / "c" / "runs").glob("*.jsonl.gz"))) == 6
+
+
+def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache, tmp_path):
+    import math
+
+    from sac_core.experiments.bench import warm_sweep_seconds
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(SWEEP)
+    sweep = load_sweep(path)
+    cached, total, seconds = warm_sweep_seconds(path, demo_dir, tmp_path / "empty-cache")
+    assert (cached, total) == (0, 6) and math.isnan(seconds)
+    run_sweep(sweep.__class__(sweep.name, sweep.cells[:1]), demo_dir, embed_cache, tmp_path / "a", progress=False)
+    cached, total, seconds = warm_sweep_seconds(path, demo_dir, embed_cache)
+    assert cached >= 1 and total == 6 and seconds > 0
+
+
+def test_significance_pairs_variants_only_within_one_backend():
+    from sac_core.experiments import RunConfig
+    from sac_core.experiments.sweep import significance
+
+    cells = {"bt": ("baseline", "torch"), "st": ("sac", "torch"), "bo": ("baseline", "onnx"), "so": ("sac", "onnx")}
+    base = RunConfig().columns()
+    table = pd.DataFrame([{**base, "cell": c, "variant": v, "backend": b, "dataset": "ALL", "k": 1}
+                          for c, (v, b) in cells.items()])
+    per_query = pd.DataFrame([{"cell": c, "query_id": f"q{i}", "dataset": "d", "k": 1, "drm": float(v == "baseline"),
+                               "precision": 0.0, "recall": 0.0, "hit": 0.0, "mrr": 0.0, "ndcg": 0.0}
+                              for c, (v, _) in cells.items() for i in range(5)])
+    sig = significance(table, per_query)
+    assert sorted(set(zip(sig["a"], sig["b"], sig["backend"]))) == [("bo", "so", "onnx"), ("bt", "st", "torch")]

@@ -1,0 +1,124 @@
+"""The layout's rules, checked on the real import graph (grimp, the graph library of import-linter).
+
+- Dependencies point one way: cli → dashboard → experiments → engine; inside the engine, retrieval
+  sits above the steps it combines, and data is the floor.
+- No import cycles, and no function-level imports of the project's own modules (they could hide one).
+- Page scripts import the project only through ``sac_core.dashboard``.
+- ``__init__.py`` files re-export: a docstring, imports and ``__all__``, nothing else.
+"""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ("sac_core.cli", "sac_core.dashboard", "sac_core.experiments", "sac_core.engine")
+ENGINE_LAYERS = (
+    ("sac_core.engine.retrieval",),
+    ("sac_core.engine.indexes", "sac_core.engine.embedding", "sac_core.engine.summaries", "sac_core.engine.metrics",
+     "sac_core.engine.chunking"),
+    ("sac_core.engine.data",),
+)
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph("sac_core", "app_pages")
+
+
+def _in(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _imports(graph: grimp.ImportGraph, package: str) -> set[tuple[str, str]]:
+    """(importer, imported) pairs with the importer inside ``package``."""
+    return {(m, i) for m in graph.modules if _in(m, package) for i in graph.find_modules_directly_imported_by(m)}
+
+
+@pytest.mark.parametrize("lower", range(1, len(LAYERS)))
+def test_no_layer_imports_a_layer_above_it(graph: grimp.ImportGraph, lower: int) -> None:
+    above = LAYERS[:lower]
+    bad = sorted((m, i) for m, i in _imports(graph, LAYERS[lower]) if any(_in(i, a) for a in above))
+    assert not bad, f"{LAYERS[lower]} must not import from {', '.join(above)}: {bad}"
+
+
+def test_engine_steps_point_down(graph: grimp.ImportGraph) -> None:
+    bad = []
+    for level, packages in enumerate(ENGINE_LAYERS):
+        above = [p for group in ENGINE_LAYERS[:level] for p in group]
+        siblings = list(packages)
+        for package in packages:
+            for m, i in _imports(graph, package):
+                if any(_in(i, a) for a in above) or any(_in(i, s) and s != package for s in siblings):
+                    bad.append((m, i))
+    assert not bad, f"engine steps import sideways or upwards: {sorted(bad)}"
+
+
+def test_no_import_cycles(graph: grimp.ImportGraph) -> None:
+    deps = {m: {i for i in graph.find_modules_directly_imported_by(m) if i in graph.modules} for m in graph.modules}
+    try:
+        list(graphlib.TopologicalSorter(deps).static_order())
+    except graphlib.CycleError as e:
+        pytest.fail(f"import cycle: {' → '.join(e.args[1])}")
+
+
+def _function_level_project_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.ImportFrom) and (inner.level > 0 or (inner.module or "").startswith(
+                    ("sac_core", "app_pages"))):
+                found.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+            if isinstance(inner, ast.Import) and any(a.name.startswith(("sac_core", "app_pages")) for a in inner.names):
+                found.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    return found
+
+
+def test_no_function_level_imports_of_project_modules() -> None:
+    files = [*ROOT.glob("sac_core/**/*.py"), *ROOT.glob("app_pages/**/*.py"), ROOT / "app.py"]
+    found = [hit for f in files for hit in _function_level_project_imports(f)]
+    assert not found, f"import project modules at module level: {found}"
+
+
+def test_pages_import_the_project_only_through_the_dashboard(graph: grimp.ImportGraph) -> None:
+    bad = sorted((m, i) for m, i in _imports(graph, "app_pages")
+                 if _in(i, "sac_core") and not _in(i, "sac_core.dashboard"))
+    assert not bad, f"pages must import from sac_core.dashboard only: {bad}"
+
+
+def test_sac_core_never_imports_streamlit() -> None:
+    bad = []
+    for path in ROOT.glob("sac_core/**/*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n == "streamlit" or n.startswith("streamlit.") for n in names):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not bad, f"UI code in sac_core: {bad}"
+
+
+def _is_reexport(node: ast.stmt) -> bool:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return True
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+        return True  # the docstring
+    if isinstance(node, ast.Assign):
+        return [t.id for t in node.targets if isinstance(t, ast.Name)] == ["__all__"]
+    return False
+
+
+def test_init_files_only_reexport() -> None:
+    bad = []
+    for init in [*ROOT.glob("sac_core/**/__init__.py"), *ROOT.glob("app_pages/**/__init__.py")]:
+        for node in ast.parse(init.read_text(encoding="utf-8")).body:
+            if not _is_reexport(node):
+                bad.append(f"{init.relative_to(ROOT)}:{node.lineno}")
+    assert not bad, f"__init__.py holds logic: {bad}"
