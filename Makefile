@@ -1,9 +1,11 @@
-# `make app`: set up and run the dashboard.  `make test`: set up and run the tests.
+# `make app`: set up and run the dashboard.  `make test`: set up, lint and run the tests (what .ci/run calls).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8501
 
-.PHONY: setup app test evaluate
+.PHONY: setup app test lint format screenshots evaluate
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -15,10 +17,24 @@ $(STAMP): requirements.txt pyproject.toml
 setup: $(STAMP)
 
 app: setup
-	$(VENV)/bin/streamlit run app.py
+	$(VENV)/bin/streamlit run app.py --server.address $(HOST) --server.port $(PORT)
 
-test: setup
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+
+format: setup
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+test: lint
 	$(PY) -m pytest -q
+
+# Regenerate the committed screenshots in screenshots/ (headless Chromium; real data when SAC_DATA_DIR is set).
+screenshots: setup
+	$(PY) scripts/screenshots.py
 
 evaluate: setup
 	$(VENV)/bin/sac evaluate --protocol lbr-mini --datasets all --method baseline --out results/lbr-mini-baseline.csv

@@ -18,7 +18,7 @@ roots = [curves.results_root(), curves.demo_results_root(s.cache_dir)]
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _csv(path: str, mtime: float) -> pd.DataFrame:  # noqa: ARG001 - mtime is part of the cache key
+def _csv(path: str, mtime: float) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
@@ -27,7 +27,7 @@ def _read(path: Path) -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _results(_folder: curves.SweepFolder, stamp: tuple) -> pd.DataFrame:  # noqa: ARG001 - stamp = cache key
+def _results(_folder: curves.SweepFolder, stamp: tuple) -> pd.DataFrame:
     return curves.load_folder(_folder)
 
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 from pathlib import Path
-
-import json
 
 import pandas as pd
 

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from sac_core.dashboard import compare, registry as shared, state, views
+from sac_core.dashboard import compare, state, views
+from sac_core.dashboard import registry as shared
 
 from .sidebar import api_key
 
@@ -42,7 +43,7 @@ def benchmark(s: state.Settings) -> state.Benchmark:
         st.stop()
 
 
-def progress_callback(bar):  # noqa: ANN001, ANN201 - a Streamlit progress element
+def progress_callback(bar):
     """An ``on_progress(fraction, message)`` that moves ``bar``."""
     return lambda fraction, message: bar.progress(min(1.0, max(0.0, float(fraction))), text=message)
 

@@ -10,13 +10,13 @@ from pathlib import Path
 from ..engine.data import Benchmark, Query, Span
 from ..engine.retrieval import as_spans
 from ..engine.summaries import CostEstimate, estimate_cost
-from ..experiments import Column, ColumnResult, RunConfig, default_columns
-from .highlight import covered
 
 # re-exported for the Compare page
 from ..engine.summaries import SummaryError as SummaryError
 from ..engine.summaries import load_prompt as load_prompt
+from ..experiments import Column, ColumnResult, RunConfig, default_columns
 from ..experiments import Workspace as Workspace
+from .highlight import covered
 
 
 def compare_columns(base: RunConfig) -> tuple[Column, ...]:

@@ -19,12 +19,11 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+# re-exported for the Curves page
+from ..engine.data import available_datasets as available_datasets
 from ..engine.metrics import DEFAULT_KS
 from ..engine.summaries import SummaryConfig
 from ..experiments import PaperPoint, RunConfig, Sweep, flipped_queries, run_sweep
-
-# re-exported for the Curves page
-from ..engine.data import available_datasets as available_datasets
 from ..experiments import paper as paper
 
 RESULTS_ENV = "SAC_RESULTS_DIR"
@@ -237,7 +236,7 @@ def curves_figure(df: pd.DataFrame, metrics: Sequence[str] = METRICS,
         for c, dataset in enumerate(datasets, start=1):
             sub = df[df["dataset"] == dataset]
             for variant in variants:
-                for cell, line in sub[sub["variant"] == variant].groupby("cell", sort=False):
+                for _, line in sub[sub["variant"] == variant].groupby("cell", sort=False):
                     line = line.sort_values("k")
                     fig.add_trace(go.Scatter(
                         x=line["k"], y=line[metric] * 100, mode="lines+markers", name=variant,
@@ -396,6 +395,6 @@ def fmt_value(col: str, value: object) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
     if col == "semantic_weight":
-        w = float(value)
+        w = float(value)  # type: ignore[arg-type]  # a weight column holds numbers
         return f"{w:g}" + (" (dense)" if w == 1 else " (BM25)" if w == 0 else " (hybrid)")
     return str(value)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.data import Benchmark, Query, Span
-from ..engine.summaries import SummaryConfig, summarize_documents
-
 # re-exported for the Documents page
 from ..engine.chunking import chunk_document as chunk_document
+from ..engine.data import Benchmark, Query, Span
+from ..engine.summaries import SummaryConfig, summarize_documents
 from ..engine.summaries import SummaryError as SummaryError
 
 

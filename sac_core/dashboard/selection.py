@@ -58,8 +58,8 @@ def reconcile(selection: Selection, queries: Mapping[str, Sequence[str]]) -> Sel
     if not queries:
         return replace(selection, dataset=None, query_id=None)
     owner = {qid: ds for ds, ids in queries.items() for qid in ids}
-    if selection.query_id in owner:
+    if selection.query_id is not None and selection.query_id in owner:
         return replace(selection, dataset=owner[selection.query_id])
-    dataset = selection.dataset if selection.dataset in queries else next(iter(queries))
+    dataset = selection.dataset if selection.dataset is not None and selection.dataset in queries else next(iter(queries))
     ids = queries[dataset]
     return replace(selection, dataset=dataset, query_id=ids[0] if ids else None)

@@ -60,7 +60,7 @@ def evaluate_setting(
     MRR, nDCG). Summaries and embeddings come from the caches when present.
     """
     report = on_progress or (lambda fraction, message: None)
-    build = lambda fraction, message: report(fraction * BUILD_SHARE, message)  # noqa: E731
+    build = lambda fraction, message: report(fraction * BUILD_SHARE, message)
     ws = Workspace(bench, compare_columns(config), data_dir, cache_dir, api_key, build)
     frames = []
     for i, col in enumerate(ws.columns):

@@ -15,6 +15,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from ..engine.data import Benchmark
 from ..engine.embedding import Embedder
 from ..engine.retrieval import Retriever, build_pool
 from .config import RunConfig
@@ -35,7 +36,7 @@ def query_latency(workspace: Workspace, n_queries: int, k: int) -> dict[str, flo
     return {"queries": len(times), "p50_ms": statistics.median(times), "p95_ms": times[int(0.95 * (len(times) - 1))]}
 
 
-def encode_vs_build(bench, config: RunConfig, n_chunks: int, backend: str) -> dict[str, float]:
+def encode_vs_build(bench: Benchmark, config: RunConfig, n_chunks: int, backend: str) -> dict[str, float | str]:
     """Chunks/s of the bare model and of building a Retriever (hash, cache write, FAISS) from scratch."""
     pool = build_pool(bench.documents, config.chunker, config.chunk_size, config.chunk_overlap)
     step = max(1, len(pool) // n_chunks)

@@ -74,4 +74,4 @@ class RunConfig:
         return flat
 
     def with_(self, **changes: object) -> RunConfig:
-        return replace(self, **changes)
+        return replace(self, **changes)  # type: ignore[arg-type]  # checked by __post_init__

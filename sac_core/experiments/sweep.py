@@ -70,8 +70,8 @@ def _apply(config: RunConfig, settings: dict[str, object], where: str) -> RunCon
     summary_changes = {k.split(".", 1)[1]: v for k, v in settings.items() if k.startswith("summary.")}
     run_changes = {k: v for k, v in settings.items() if not k.startswith("summary.")}
     try:
-        summary = replace(config.summary, **{k: _coerce(k, v, SummaryConfig) for k, v in summary_changes.items()})
-        return replace(config, summary=summary, **{k: _coerce(k, v, RunConfig) for k, v in run_changes.items()})
+        summary = replace(config.summary, **{k: _coerce(k, v, SummaryConfig) for k, v in summary_changes.items()})  # type: ignore[arg-type]
+        return replace(config, summary=summary, **{k: _coerce(k, v, RunConfig) for k, v in run_changes.items()})  # type: ignore[arg-type]
     except (SweepError, ValueError, TypeError) as e:
         raise SweepError(f"{where}: {e}") from None
 

@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 from ..engine.data import Benchmark, Query, load_benchmark
 from ..engine.embedding import Embedder, shared_embedder
 from ..engine.metrics import score_query
@@ -70,7 +72,7 @@ class Workspace:
             embedder = shared_embedder(self.embedders, cfg.model, cache_dir, cfg.backend)
             pool = make_pool(bench, cfg, self.summaries[col.name] if cfg.method == "sac" else None)
             report(i * share, f"{col.name}: indexing {len(pool):,} chunks")
-            step = lambda done, total, i=i, name=col.name: report(  # noqa: E731
+            step = lambda done, total, i=i, name=col.name, share=share: report(
                 (i + done / max(total, 1)) * share, f"{name}: embedding {done:,}/{total:,} chunks"
             )
             self.retrievers[col.name] = Retriever(pool, embedder, cfg.semantic_weight, cfg.fusion_depth, False, step)
@@ -86,7 +88,7 @@ class Workspace:
 
     def search(self, text: str, k: int, query: Query | None = None) -> list[ColumnResult]:
         """Run ``text`` through every column; with a benchmark ``query`` also score it against gold."""
-        vectors: dict[int, object] = {}  # one query encoding per embedder, shared by its columns
+        vectors: dict[int, np.ndarray] = {}  # one query encoding per embedder, shared by its columns
         out = []
         for col in self.columns:
             retriever = self.retrievers[col.name]

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from sac_core.dashboard.curves import demo_sweep, run_with_progress
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets
-from sac_core.dashboard.curves import demo_sweep, run_with_progress
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -91,7 +91,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, embed_cache: Path) -> Itera
             proc.kill()
 
 
-def _settle(page, timeout: float = 60) -> None:  # noqa: ANN001 - a Playwright page
+def _settle(page, timeout: float = 60) -> None:
     """Wait until Streamlit has finished running the script (no 'Running…' status widget)."""
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout * 1000)
     deadline = time.monotonic() + timeout
@@ -102,7 +102,7 @@ def _settle(page, timeout: float = 60) -> None:  # noqa: ANN001 - a Playwright p
         page.wait_for_timeout(400)
 
 
-def _shot(page, name: str) -> Path:  # noqa: ANN001
+def _shot(page, name: str) -> Path:
     """A screenshot of the whole page (the viewport grows to the main area's height)."""
     height = page.evaluate(
         "() => Math.max(...[...document.querySelectorAll('[data-testid=\"stMain\"], section.main, body')]"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from sac_core.dashboard.curves import demo_sweep, run_with_progress
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets
-from sac_core.dashboard.curves import demo_sweep, run_with_progress
 
 TIMEOUT = 240  # seconds for a run: the first one builds the demo indexes
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from sac_core.dashboard import curves
-from sac_core.experiments import paper
 from sac_core.engine.data import available_datasets
+from sac_core.experiments import paper
 
 NAN = float("nan")
 

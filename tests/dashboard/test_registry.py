@@ -10,6 +10,7 @@ import pytest
 from sac_core.dashboard import registry as state
 from sac_core.experiments import RunConfig
 
+
 def test_resource_key_resolves_paths_and_uses_config_repr(tmp_path):
     cfg = RunConfig()
     key = state.resource_key("ws", tmp_path / "a" / ".." / "b", cfg)

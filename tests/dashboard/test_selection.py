@@ -6,6 +6,7 @@ import pytest
 
 from sac_core.dashboard import selection as state
 
+
 def test_parse_selection_defaults_and_values():
     assert state.parse_selection({}) == state.Selection(None, None, "", state.K_DEFAULT)
     sel = state.parse_selection({"dataset": "cuad", "q": "cuad/12", "text": "who pays?", "k": "16"})

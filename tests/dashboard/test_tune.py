@@ -9,9 +9,9 @@ import pytest
 
 from sac_core.dashboard import tune
 from sac_core.engine.data import load_benchmark
-from sac_core.experiments import RunConfig
 from sac_core.engine.metrics import DEFAULT_KS, METRICS
 from sac_core.engine.summaries import SummaryConfig
+from sac_core.experiments import RunConfig
 
 DEMO = ("demo_nda", "demo_privacy")
 

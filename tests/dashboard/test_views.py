@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sac_core.dashboard import views
-from sac_core.engine.data import Span
 from sac_core.engine.chunking import Chunk
+from sac_core.engine.data import Span
 from sac_core.engine.retrieval import Hit
 
 FP = "nda/a.txt"

@@ -1,8 +1,8 @@
 import pytest
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from sac_core.engine.data import load_benchmark, read_document
 from sac_core.engine.chunking import RCTS_SEPARATORS, chunk_document
+from sac_core.engine.data import load_benchmark, read_document
 
 TEXT = "Title\n\nFirst paragraph. It has two sentences!\nA line; more, words here.\n\n" * 20
 

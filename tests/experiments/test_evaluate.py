@@ -5,12 +5,10 @@ import math
 
 import pytest
 
-from sac_core.engine.data import load_benchmark
 from sac_core.cli import main
-from sac_core.experiments import RunConfig
-from sac_core.experiments import evaluate
-from sac_core.experiments import read_run
+from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
+from sac_core.experiments import RunConfig, evaluate, read_run
 
 DEMO = ("demo_nda", "demo_privacy")
 
@@ -40,7 +38,7 @@ def test_sac_removes_document_mismatch_on_near_identical_ndas(bench, demo_dir, e
     base = run(bench, demo_dir, embed_cache, ks=(4,))
     sac = run(bench, demo_dir, embed_cache, ks=(4,), method="sac",
               summary=SummaryConfig(provider="file", prompt="generic", chars=150))
-    get = lambda ev: ev.results.set_index(["dataset", "k"]).loc[("demo_nda", 4)]  # noqa: E731
+    get = lambda ev: ev.results.set_index(["dataset", "k"]).loc[("demo_nda", 4)]
     assert sac.config.variant == "sac-file-generic-150"
     assert get(sac)["drm"] < get(base)["drm"]
     assert get(base)["drm"] > 0.5  # the demo's point: the baseline mostly reads other NDAs

@@ -25,7 +25,7 @@ from .models import model_id
 _WRITE_EVERY = 512  # texts per cache write: at most this much work is lost on interruption
 
 
-def shared_embedder(embedders: dict[str, "Embedder"], model: str, cache_dir: Path, backend: str) -> "Embedder":
+def shared_embedder(embedders: dict[str, Embedder], model: str, cache_dir: Path, backend: str) -> Embedder:
     """One Embedder per (model, backend) in ``embedders``, created on first use."""
     key = f"{model}@{backend}"
     if key not in embedders:
@@ -73,7 +73,7 @@ class Embedder:
             self.encoded += len(texts)
             return self.encoder.encode(list(texts), batch_size=self.batch_size)
         keys = [text_key(self.model, t, self.backend) for t in texts]
-        unique = dict.fromkeys(keys)  # key → vector, first-seen order
+        unique: dict[str, np.ndarray | None] = dict.fromkeys(keys)  # key → vector, first-seen order
         missing: dict[str, str] = {}
         for key, text in zip(keys, texts):
             if unique[key] is None:
@@ -86,10 +86,10 @@ class Embedder:
             self._fill(missing, unique, progress, desc, on_progress)
         if not keys:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([unique[k] for k in keys]).astype(np.float32, copy=False)
+        return np.stack([v for v in (unique[k] for k in keys) if v is not None]).astype(np.float32, copy=False)
 
     def _fill(
-        self, missing: dict[str, str], out: dict, progress: bool, desc: str,
+        self, missing: dict[str, str], out: dict[str, np.ndarray | None], progress: bool, desc: str,
         on_progress: Callable[[int, int], None] | None,
     ) -> None:
         order = sorted(missing, key=lambda k: len(missing[k]))  # similar lengths batch with less padding

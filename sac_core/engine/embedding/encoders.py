@@ -37,7 +37,7 @@ class TorchEncoder:
         from sentence_transformers import SentenceTransformer  # heavy: only when a model is needed
 
         self.model = SentenceTransformer(model_path, device="cpu")
-        self.dim = int(self.model.get_embedding_dimension())
+        self.dim = int(self.model.get_embedding_dimension() or 0)
 
     def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         return self.model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,

@@ -26,8 +26,8 @@ class OnnxEncoder:
 
         st = SentenceTransformer(model_path, device="cpu")
         self.tokenizer = st.tokenizer
-        self.max_length = int(st.max_seq_length)
-        self.dim = int(st.get_embedding_dimension())
+        self.max_length = int(st.max_seq_length or 512)
+        self.dim = int(st.get_embedding_dimension() or 0)
         pooling = next((m for m in st if type(m).__name__ == "Pooling"), None)
         mode = getattr(pooling, "pooling_mode", None) or ("cls" if getattr(pooling, "pooling_mode_cls_token", False) else "mean")
         if mode not in ("mean", "cls"):

@@ -27,16 +27,15 @@ def merge_spans(spans: Iterable[Span]) -> list[Span]:
         by_file[s.file_path].append((s.start, s.end))
     merged: list[Span] = []
     for fp in sorted(by_file):
-        cur_s, cur_e = None, None
-        for s, e in sorted(by_file[fp]):
-            if cur_e is not None and s <= cur_e:
-                cur_e = max(cur_e, e)
+        ranges = sorted(by_file[fp])
+        cur_s, cur_e = ranges[0]
+        for start, end in ranges[1:]:
+            if start <= cur_e:
+                cur_e = max(cur_e, end)
             else:
-                if cur_e is not None:
-                    merged.append(Span(fp, cur_s, cur_e))
-                cur_s, cur_e = s, e
-        if cur_e is not None:
-            merged.append(Span(fp, cur_s, cur_e))
+                merged.append(Span(fp, cur_s, cur_e))
+                cur_s, cur_e = start, end
+        merged.append(Span(fp, cur_s, cur_e))
     return merged
 
 

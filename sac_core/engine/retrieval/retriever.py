@@ -50,6 +50,7 @@ class Retriever:
         out = []
         for query, d in zip(queries, dense):
             if self.bm25 is None:
+                assert d is not None  # no BM25 means a dense index
                 ranked = d
             else:
                 b = self.bm25.search(query, depth)

@@ -75,28 +75,7 @@ _NAME = re.compile(r"\b(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|\d+[a-z]+[A-Za-z0-9]*|
 # Words that say nothing about WHICH document this is.
 _GENERIC = {
     w.lower()
-    for w in """
-    Agreement Agreements Effective Date Parties Party Confidential Information Purpose Recipient Recipients Disclosing
-    Receiving Discloser Disclosee Company Companies Affiliate Affiliates Representatives Representative Term Terms
-    Services Service Site Sites Website Policy Privacy Personal Data User Users You Your We Our Us Product Products
-    Contract Section Article Schedule Exhibit Annex Law Laws Act Effective Time Closing Date Merger Parent Sub
-    Subsidiary Subsidiaries Buyer Seller Sellers Purchaser Licensor Licensee Customer Customers Client Supplier
-    Vendor Content Materials Material Territory Business Day Days Person Persons Notice Information Confidentiality
-    Mutual Non Disclosure NDA Evaluation Transaction Transactions Proposed Deliverables Software Documentation
-    Intellectual Property Rights Trademarks Marks Fees Order Orders Platform App Apps Application Account Cookies
-    The This That These Those Such Any All Each Every Other If In On For To Of And Or By With As At From Upon Under
-    Unless Except Where When Whereas Now Therefore Please Note Also However It Its They Their There Here Hereto
-    Hereof Hereby Hereunder Herein Name Title Signature Signed Date Dated Address Email Phone Fax By Its Between
-    January February March April May June July August September October November December United States America
-    Monday Tuesday Wednesday Thursday Friday Saturday Sunday State Court Courts Government Governmental Authority
-    Inc Corp Corporation Ltd Limited Llc Section Sections Page Pages Table Contents Definitions Defined General
-    Miscellaneous Representations Warranties Covenants Conditions Termination Indemnification Payment Price Shares
-    Stock Common Preferred Board Directors Officers Employees Employee Plan Plans Benefit Tax Taxes Securities
-    SEC Exchange Commission Stockholders Stockholder Holders Holder Certificate Certificates Proxy Statement
-    Acquisition Proposal Superior Material Adverse Effect Change Recommendation Financing Lender Lenders Debt
-    Web Game Games Partner Partners Last Update Updated DGCL Offer Share Price Like Features Feature
-    Subject Matter Original
-    """.split()
+    for w in ["Agreement", "Agreements", "Effective", "Date", "Parties", "Party", "Confidential", "Information", "Purpose", "Recipient", "Recipients", "Disclosing", "Receiving", "Discloser", "Disclosee", "Company", "Companies", "Affiliate", "Affiliates", "Representatives", "Representative", "Term", "Terms", "Services", "Service", "Site", "Sites", "Website", "Policy", "Privacy", "Personal", "Data", "User", "Users", "You", "Your", "We", "Our", "Us", "Product", "Products", "Contract", "Section", "Article", "Schedule", "Exhibit", "Annex", "Law", "Laws", "Act", "Effective", "Time", "Closing", "Date", "Merger", "Parent", "Sub", "Subsidiary", "Subsidiaries", "Buyer", "Seller", "Sellers", "Purchaser", "Licensor", "Licensee", "Customer", "Customers", "Client", "Supplier", "Vendor", "Content", "Materials", "Material", "Territory", "Business", "Day", "Days", "Person", "Persons", "Notice", "Information", "Confidentiality", "Mutual", "Non", "Disclosure", "NDA", "Evaluation", "Transaction", "Transactions", "Proposed", "Deliverables", "Software", "Documentation", "Intellectual", "Property", "Rights", "Trademarks", "Marks", "Fees", "Order", "Orders", "Platform", "App", "Apps", "Application", "Account", "Cookies", "The", "This", "That", "These", "Those", "Such", "Any", "All", "Each", "Every", "Other", "If", "In", "On", "For", "To", "Of", "And", "Or", "By", "With", "As", "At", "From", "Upon", "Under", "Unless", "Except", "Where", "When", "Whereas", "Now", "Therefore", "Please", "Note", "Also", "However", "It", "Its", "They", "Their", "There", "Here", "Hereto", "Hereof", "Hereby", "Hereunder", "Herein", "Name", "Title", "Signature", "Signed", "Date", "Dated", "Address", "Email", "Phone", "Fax", "By", "Its", "Between", "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December", "United", "States", "America", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "State", "Court", "Courts", "Government", "Governmental", "Authority", "Inc", "Corp", "Corporation", "Ltd", "Limited", "Llc", "Section", "Sections", "Page", "Pages", "Table", "Contents", "Definitions", "Defined", "General", "Miscellaneous", "Representations", "Warranties", "Covenants", "Conditions", "Termination", "Indemnification", "Payment", "Price", "Shares", "Stock", "Common", "Preferred", "Board", "Directors", "Officers", "Employees", "Employee", "Plan", "Plans", "Benefit", "Tax", "Taxes", "Securities", "SEC", "Exchange", "Commission", "Stockholders", "Stockholder", "Holders", "Holder", "Certificate", "Certificates", "Proxy", "Statement", "Acquisition", "Proposal", "Superior", "Material", "Adverse", "Effect", "Change", "Recommendation", "Financing", "Lender", "Lenders", "Debt", "Web", "Game", "Games", "Partner", "Partners", "Last", "Update", "Updated", "DGCL", "Offer", "Share", "Price", "Like", "Features", "Feature", "Subject", "Matter", "Original"]
 }
 # What privacy policies differ in: the kinds of data and uses they mention.
 _PRIVACY_TOPICS = (

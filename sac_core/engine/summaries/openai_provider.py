@@ -12,6 +12,7 @@ not logged, not cached, and removed from any error text.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import Any
@@ -123,10 +124,8 @@ class OpenAIProvider:
         delay = self.base_delay * 2**attempt
         response = getattr(error, "response", None)
         if response is not None:
-            try:
+            with contextlib.suppress(ValueError):  # a date instead of seconds: keep our own delay
                 delay = max(delay, float(response.headers.get("retry-after", 0)))
-            except ValueError:
-                pass
         return min(delay, MAX_BACKOFF)
 
     def _describe(self, error: Exception) -> str:

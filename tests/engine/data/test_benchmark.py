@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from sac_core.engine.data import BenchmarkError, load_benchmark, read_queries, resolve_data_dir
-from sac_core.engine.data import select
+from sac_core.engine.data import BenchmarkError, load_benchmark, read_queries, resolve_data_dir, select
 
 
 def copy_demo(demo_dir: Path, tmp_path: Path) -> Path:

@@ -25,7 +25,7 @@ def test_vectors_are_unit_length_and_never_encoded_twice(tmp_path, monkeypatch):
     assert np.array_equal(vecs[0], vecs[2])
     assert first.encoded == 2  # the duplicate text was encoded once
     second = Embedder(DEFAULT_MODEL, tmp_path)  # a new process would see the same disk cache
-    again = second.encode(texts + ["A new text."], progress=False)
+    again = second.encode([*texts, "A new text."], progress=False)
     assert second.encoded == 1
     assert np.array_equal(again[:3], vecs)
     assert float(again[0] @ again[1]) < float(again[0] @ again[2])

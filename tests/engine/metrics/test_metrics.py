@@ -10,7 +10,17 @@ import pandas as pd
 import pytest
 
 from sac_core.engine.data import Query, Span
-from sac_core.engine.metrics import drm, hit, mean_by_dataset, merge_spans, mrr, ndcg, precision_recall, score_query, score_run
+from sac_core.engine.metrics import (
+    drm,
+    hit,
+    mean_by_dataset,
+    merge_spans,
+    mrr,
+    ndcg,
+    precision_recall,
+    score_query,
+    score_run,
+)
 
 GOLD = (Span("A", 100, 200), Span("A", 300, 350))
 QUERY = Query("ds/0", "ds", "q", GOLD)

@@ -12,7 +12,6 @@ from sac_core.engine.summaries.extractive import fingerprint
 from sac_core.engine.summaries.length import limit
 
 
-
 @pytest.fixture(scope="module")
 def data_dir(real_data: Path) -> Path:  # the conftest fixture: skips without SAC_DATA_DIR
     return real_data
@@ -55,8 +54,7 @@ def test_extractive_names_the_parties_of_known_documents(data_dir: Path) -> None
 
 
 def lbr_mini_documents(data_dir: Path) -> list[str]:
-    from sac_core.engine.data import read_queries
-    from sac_core.engine.data import select
+    from sac_core.engine.data import read_queries, select
 
     paths: set[str] = set()
     for dataset in DATASETS:

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from sac_core.engine.summaries import SummaryConfig, SummaryError, estimate_cost, guess_document_type, summarize_documents
+from sac_core.engine.summaries import (
+    SummaryConfig,
+    SummaryError,
+    estimate_cost,
+    guess_document_type,
+    summarize_documents,
+)
 from sac_core.engine.summaries.extractive import fingerprint
 
 NDA = """MUTUAL NON-DISCLOSURE AGREEMENT

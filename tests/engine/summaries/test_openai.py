@@ -65,7 +65,7 @@ def serve() -> Iterator[Callable[[Callable[[dict], Reply]], FakeServer]]:
         lock = threading.Lock()
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server API)
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with lock:
                     state.requests.append(body)
@@ -227,7 +227,7 @@ def test_interrupted_run_resumes_where_it_stopped(serve, tmp_path: Path) -> None
         return Reply(status=400) if "second document" in body["messages"][0]["content"] else Reply("ok summary")
 
     server = serve(respond)
-    with pytest.raises(SummaryError, match="b.txt"):
+    with pytest.raises(SummaryError, match=r"b\.txt"):
         summarize_documents(docs, config(server.url), tmp_path, api_key=API_KEY, progress=False)
     asked = len(server.requests)
 
