@@ -38,12 +38,17 @@ query_key = f"cmp_query::{dataset}"
 if st.session_state.get(query_key) not in ids[dataset]:
     st.session_state[query_key] = saved.query_id if saved.query_id in ids[dataset] else ids[dataset][0]
 query_id = top[1].selectbox(
-    f"Benchmark query ({len(ids[dataset])} in {dataset}; type to search)", ids[dataset], key=query_key,
+    f"Benchmark query ({len(ids[dataset])} in {dataset}; type to search)",
+    ids[dataset],
+    key=query_key,
     format_func=lambda qid: f"{qid} · {ws.queries[qid].text[:160]}",
 )
 k = top[2].slider("k (chunks per index)", selection.K_MIN, selection.K_MAX, key="cmp_k")
-text = st.text_input("… or type your own question (free text has no gold spans: no ✓/✗ and no metrics)",
-                     key="cmp_text", max_chars=selection.MAX_TEXT).strip()
+text = st.text_input(
+    "… or type your own question (free text has no gold spans: no ✓/✗ and no metrics)",
+    key="cmp_text",
+    max_chars=selection.MAX_TEXT,
+).strip()
 
 chosen = selection.Selection(dataset, query_id, text, int(k))
 st.session_state["cmp_sel"] = chosen
@@ -52,16 +57,17 @@ st.query_params.from_dict(selection.selection_params(chosen))  # a shareable lin
 query = None if text else ws.queries[query_id]
 asked = text or query.text
 label = "free text" if query is None else f"query <code>{views.esc(query.query_id)}</code>"
-st.markdown(views.md_safe(f'<div class="sac-context"><b>{label}:</b> {views.esc(asked)}</div>'),
-            unsafe_allow_html=True)
+st.markdown(views.md_safe(f'<div class="sac-context"><b>{label}:</b> {views.esc(asked)}</div>'), unsafe_allow_html=True)
 
 results = ws.search(asked, int(k), query)
 baseline = next((r for r in results if r.column.config.method == "baseline"), None)
 for col, r in zip(st.columns(len(results)), results):
     with col:
         st.markdown(f"#### {r.column.name}")
-        st.caption(f"`{r.column.config.variant}` · chunk {r.column.config.chunk_size} · "
-                   f"weight {r.column.config.semantic_weight:g}")
+        st.caption(
+            f"`{r.column.config.variant}` · chunk {r.column.config.chunk_size} · "
+            f"weight {r.column.config.semantic_weight:g}"
+        )
         if r.metrics is not None:
             cells = st.columns(3)
             for cell, (metric, name) in zip(cells, (("drm", "DRM"), ("precision", "precision"), ("recall", "recall"))):
@@ -70,10 +76,14 @@ for col, r in zip(st.columns(len(results)), results):
                 if baseline is not None and r is not baseline and baseline.metrics is not None:
                     delta = views.delta_pts(value, baseline.metrics[metric])
                 flat = delta == "±0 pts"
-                cell.metric(f"{name}@{k}", ui.pct(value), delta,
-                            delta_color="off" if flat else "inverse" if metric == "drm" else "normal",
-                            delta_arrow="off" if flat else "auto",
-                            help=None if delta is None else "change against the baseline, in percentage points")
+                cell.metric(
+                    f"{name}@{k}",
+                    ui.pct(value),
+                    delta,
+                    delta_color="off" if flat else "inverse" if metric == "drm" else "normal",
+                    delta_arrow="off" if flat else "auto",
+                    help=None if delta is None else "change against the baseline, in percentage points",
+                )
         gold = query.gold if query is not None else ()
         cards = [
             views.hit_card(rank, hit, (is_gold if query is not None else None), gold)
@@ -86,30 +96,39 @@ if query is not None:
     st.caption(f"Each gold span in its document (±300 characters), and the share of it inside each index's top {k}.")
     for span, shares in compare.gold_coverage(query, results):
         doc = ws.bench.documents[span.file_path]
-        head = (f'<div class="sac-head"><code>{views.esc(span.file_path)}</code> characters '
-                f'[{span.start:,}, {span.end:,}) &nbsp; {views.coverage_badges(shares)}</div>')
-        st.markdown(views.md_safe(head) + views.gold_context_html(doc.text, span, query.gold),
-                    unsafe_allow_html=True)
+        head = (
+            f'<div class="sac-head"><code>{views.esc(span.file_path)}</code> characters '
+            f"[{span.start:,}, {span.end:,}) &nbsp; {views.coverage_badges(shares)}</div>"
+        )
+        st.markdown(views.md_safe(head) + views.gold_context_html(doc.text, span, query.gold), unsafe_allow_html=True)
 
 sac = [r for r in results if r.column.config.method == "sac"]
 if sac:
     st.subheader("The summary each SAC index prepended")
-    st.caption("SAC embeds `[document summary] … [content] chunk`; these are the summaries of the documents "
-               "involved here (gold documents first, then in order of retrieval).")
-    rows = views.summary_rows(query.gold_files if query is not None else frozenset(),
-                              {r.column.name: r.hits for r in results},
-                              {r.column.name: ws.summaries[r.column.name] for r in sac})
+    st.caption(
+        "SAC embeds `[document summary] … [content] chunk`; these are the summaries of the documents "
+        "involved here (gold documents first, then in order of retrieval)."
+    )
+    rows = views.summary_rows(
+        query.gold_files if query is not None else frozenset(),
+        {r.column.name: r.hits for r in results},
+        {r.column.name: ws.summaries[r.column.name] for r in sac},
+    )
     st.markdown(views.summary_table(rows), unsafe_allow_html=True)
     for r in sac:
         cfg = r.column.config.summary
         with st.expander(f"How the “{r.column.name}” summaries were made ({cfg.provider}, {cfg.chars} characters)"):
             if cfg.provider == "extractive":
-                st.markdown("No prompt and no model: an offline fingerprint of the text (title, parties, date, "
-                            "distinctive defined terms), cut to the length.")
+                st.markdown(
+                    "No prompt and no model: an offline fingerprint of the text (title, parties, date, "
+                    "distinctive defined terms), cut to the length."
+                )
                 continue
             if cfg.provider == "file":
-                st.caption(f"Read from `{cfg.resolved(s.source.data_dir).summary_file}`, written with the "
-                           f"“{cfg.prompt_name}” prompt below.")
+                st.caption(
+                    f"Read from `{cfg.resolved(s.source.data_dir).summary_file}`, written with the "
+                    f"“{cfg.prompt_name}” prompt below."
+                )
             try:
                 prompt = compare.load_prompt(cfg.prompt)
                 st.caption(f"Prompt `{prompt.id}` v{prompt.version}: {prompt.description}")

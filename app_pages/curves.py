@@ -36,15 +36,18 @@ def _load(folder: curves.SweepFolder) -> pd.DataFrame:
 
 
 def _demo_sweep_button() -> None:
-    st.markdown("Or run a small sweep on the demo corpus here (baseline and SAC, chunk 300 and 500; "
-                "about a minute the first time):")
+    st.markdown(
+        "Or run a small sweep on the demo corpus here (baseline and SAC, chunk 300 and 500; "
+        "about a minute the first time):"
+    )
     if st.button("Run the demo sweep", key="curves_demo"):
         demo = state.ensure_demo_corpus(s.cache_dir)
         sweep = curves.demo_sweep(curves.available_datasets(demo))
         bar = st.progress(0.0, text="Running the demo sweep …")
         try:
-            curves.run_with_progress(sweep, demo, s.cache_dir, curves.demo_results_root(s.cache_dir) / sweep.name,
-                                     ui.progress_callback(bar))
+            curves.run_with_progress(
+                sweep, demo, s.cache_dir, curves.demo_results_root(s.cache_dir) / sweep.name, ui.progress_callback(bar)
+            )
         except ui.LOAD_ERRORS as e:
             st.error(f"The demo sweep failed: {e}")
             st.stop()
@@ -63,16 +66,25 @@ if not sweeps:
     _demo_sweep_button()
     st.stop()
 
-sweep = st.selectbox("Sweep", sweeps, index=curves.default_sweep(sweeps), key="curves_sweep",
-                     format_func=lambda f: f"{f.name}  ({f.path}{'' if f.results.is_file() else ', loose tables'})")
+sweep = st.selectbox(
+    "Sweep",
+    sweeps,
+    index=curves.default_sweep(sweeps),
+    key="curves_sweep",
+    format_func=lambda f: f"{f.name}  ({f.path}{'' if f.results.is_file() else ', loose tables'})",
+)
 try:
     df = _load(sweep)
 except (ValueError, OSError, pd.errors.ParserError) as e:
     st.error(str(e))
     st.stop()
 
-names = {"chunk_size": "Chunk size", "summary_chars": "Summary length", "semantic_weight": "Semantic weight (BM25 mix)",
-         "model": "Embedding model"}
+names = {
+    "chunk_size": "Chunk size",
+    "summary_chars": "Summary length",
+    "semantic_weight": "Semantic weight (BM25 mix)",
+    "model": "Embedding model",
+}
 
 
 def _selectors(options: dict[str, list]) -> dict[str, object]:
@@ -83,9 +95,14 @@ def _selectors(options: dict[str, list]) -> dict[str, object]:
         if not values:
             cell.selectbox(names.get(col, col), ["—"], disabled=True, key=f"curves_sel::{col}")
             continue
-        picks[col] = cell.selectbox(names.get(col, col), values, index=values.index(defaults[col]),
-                                    key=f"curves_sel::{sweep.path}::{col}::{values}", disabled=len(values) == 1,
-                                    format_func=lambda v, c=col: curves.fmt_value(c, v))
+        picks[col] = cell.selectbox(
+            names.get(col, col),
+            values,
+            index=values.index(defaults[col]),
+            key=f"curves_sel::{sweep.path}::{col}::{values}",
+            disabled=len(values) == 1,
+            format_func=lambda v, c=col: curves.fmt_value(c, v),
+        )
     return picks
 
 
@@ -95,11 +112,13 @@ if extra := curves.selector_options(df, choices):  # settings that still vary, e
 setting = curves.select(df, choices)
 row = st.columns([3, 2])
 all_variants = curves.variant_order(setting["variant"].tolist())
-variants = row[0].multiselect("Variants", all_variants, default=all_variants,
-                              key=f"curves_var::{sweep.path}::{','.join(all_variants)}")
+variants = row[0].multiselect(
+    "Variants", all_variants, default=all_variants, key=f"curves_var::{sweep.path}::{','.join(all_variants)}"
+)
 all_datasets = curves.dataset_order(setting["dataset"].tolist())
-datasets = row[1].multiselect("Datasets", all_datasets, default=all_datasets,
-                              key=f"curves_ds::{sweep.path}::{','.join(all_datasets)}")
+datasets = row[1].multiselect(
+    "Datasets", all_datasets, default=all_datasets, key=f"curves_ds::{sweep.path}::{','.join(all_datasets)}"
+)
 shown = curves.select(df, choices, variants, datasets)
 if shown.empty:
     st.warning("No results for this selection.")
@@ -108,11 +127,18 @@ if shown.empty:
 chunk, chars, weight = choices.get("chunk_size"), choices.get("summary_chars"), choices.get("semantic_weight")
 refs_k8 = paper.matching(chunk, chars, weight, k=8)
 st.plotly_chart(curves.curves_figure(shown, curves.METRICS, refs_k8), width="stretch")
-st.caption("One line per variant; x = k on a log-2 axis. Black ✕ = the paper's SAC DRM at k = 8 per dataset "
-           "(≈, read from its figure; other embedding model and protocol), shown when this setting matches "
-           "the paper's main one (chunk 500, 150-character summaries, dense).")
-st.download_button("Download the shown data (CSV)", curves.to_csv_bytes(shown), key="curves_dl",
-                   file_name=f"{sweep.name}-selection.csv", mime="text/csv")
+st.caption(
+    "One line per variant; x = k on a log-2 axis. Black ✕ = the paper's SAC DRM at k = 8 per dataset "
+    "(≈, read from its figure; other embedding model and protocol), shown when this setting matches "
+    "the paper's main one (chunk 500, 150-character summaries, dense)."
+)
+st.download_button(
+    "Download the shown data (CSV)",
+    curves.to_csv_bytes(shown),
+    key="curves_dl",
+    file_name=f"{sweep.name}-selection.csv",
+    mime="text/csv",
+)
 
 st.subheader("Mean over k, beside the paper")
 mean_ds = st.selectbox("Dataset", curves.dataset_order(shown["dataset"].tolist()), key="curves_mean_ds")
@@ -137,23 +163,43 @@ if sweep.significance.is_file() or sweep.per_query.is_file():
     st.subheader("Significance: which queries flipped")
     if sweep.significance.is_file():
         sig = curves.significance_view(_read(sweep.significance), choices, variants)
-        st.caption("Paired sign-flip permutation test per metric and k (two-sided; wins = queries where "
-                   "variant_b is better).")
-        st.dataframe(sig, hide_index=True, width="stretch", height=240,
-                     column_config={"p_value": st.column_config.NumberColumn(format="%.4f")})
+        st.caption(
+            "Paired sign-flip permutation test per metric and k (two-sided; wins = queries where variant_b is better)."
+        )
+        st.dataframe(
+            sig,
+            hide_index=True,
+            width="stretch",
+            height=240,
+            column_config={"p_value": st.column_config.NumberColumn(format="%.4f")},
+        )
     if sweep.per_query.is_file() and len(variants) >= 2:
         pick = st.columns(4)
         a = pick[0].selectbox("Variant a", variants, index=0, key="curves_fa")
         b = pick[1].selectbox("Variant b", variants, index=min(1, len(variants) - 1), key="curves_fb")
-        metric = pick[2].selectbox("Metric", curves.METRICS, key="curves_fm",
-                                   format_func=lambda m: curves.METRIC_LABELS.get(m, m))
+        metric = pick[2].selectbox(
+            "Metric", curves.METRICS, key="curves_fm", format_func=lambda m: curves.METRIC_LABELS.get(m, m)
+        )
         k_values = sorted(shown["k"].unique().tolist())
         k = pick[3].selectbox("k", k_values, index=k_values.index(8) if 8 in k_values else 0, key="curves_fk")
         table = curves.flipped(_read(sweep.per_query), shown, a, b, metric, int(k))
         if not table.empty:
-            table.insert(0, "open", [f"/?{urlencode({'dataset': d, 'q': q, 'k': int(k)})}"
-                                     for q, d in zip(table["query_id"], table["dataset"])])
-        st.caption(f"{len(table)} queries whose {curves.METRIC_LABELS[metric]}@{k} differs between {a} and {b}, "
-                   "biggest change first ('open' shows the query on the Compare page, with the same data directory).")
-        st.dataframe(table, hide_index=True, width="stretch", height=300,
-                     column_config={"open": st.column_config.LinkColumn("open", display_text="compare")})
+            table.insert(
+                0,
+                "open",
+                [
+                    f"/?{urlencode({'dataset': d, 'q': q, 'k': int(k)})}"
+                    for q, d in zip(table["query_id"], table["dataset"])
+                ],
+            )
+        st.caption(
+            f"{len(table)} queries whose {curves.METRIC_LABELS[metric]}@{k} differs between {a} and {b}, "
+            "biggest change first ('open' shows the query on the Compare page, with the same data directory)."
+        )
+        st.dataframe(
+            table,
+            hide_index=True,
+            width="stretch",
+            height=300,
+            column_config={"open": st.column_config.LinkColumn("open", display_text="compare")},
+        )

@@ -11,8 +11,10 @@ WINDOW = 30  # chunks drawn at once
 
 s = ui.settings()
 st.title("Documents: chunks, summaries, gold spans")
-st.caption("What the retriever sees of one document: where the chunker cuts it, which summary SAC prepends to "
-           "every one of its chunks, and where the benchmark's gold spans lie.")
+st.caption(
+    "What the retriever sees of one document: where the chunker cuts it, which summary SAC prepends to "
+    "every one of its chunks, and where the benchmark's gold spans lie."
+)
 bench = ui.benchmark(s)
 datasets = [ds for ds in bench.datasets if any(d.dataset == ds for d in bench.documents.values())]
 if not datasets:
@@ -24,7 +26,9 @@ top = st.columns([1.2, 4, 1.3, 1.3])
 dataset = top[0].selectbox("Dataset", datasets, key="doc_dataset")
 paths = sorted(fp for fp, d in bench.documents.items() if d.dataset == dataset)
 file_path = top[1].selectbox(
-    f"Document ({len(paths)} in {dataset}; type to search)", paths, key=f"doc_path::{dataset}",
+    f"Document ({len(paths)} in {dataset}; type to search)",
+    paths,
+    key=f"doc_path::{dataset}",
     format_func=lambda p: f"{p} · {len(bench.documents[p].text):,} characters · {len(spans_in[p])} gold spans",
 )
 size = int(top[2].number_input("Chunk size", 50, 4000, 500, step=50, key="doc_chunk"))
@@ -40,8 +44,9 @@ st.subheader("SAC summaries of this document")
 ask = s.provider != "openai" or st.toggle("Request / show the openai summaries of this document", key="doc_openai")
 if ask:
     try:
-        summaries = documents.document_summaries_for(file_path, doc.text, s.provider, s.chars, s.source.data_dir,
-                                                 s.cache_dir, ui.api_key(s))
+        summaries = documents.document_summaries_for(
+            file_path, doc.text, s.provider, s.chars, s.source.data_dir, s.cache_dir, ui.api_key(s)
+        )
     except (documents.SummaryError, OSError, KeyError) as e:
         st.error(f"No summaries: {e}")
         summaries = {}
@@ -55,9 +60,12 @@ if ask:
 st.subheader(f"Gold spans ({len(pairs)})")
 if pairs:
     st.dataframe(
-        [{"query": q.query_id, "question": q.text, "start": g.start, "end": g.end, "characters": len(g)}
-         for q, g in pairs],
-        hide_index=True, width="stretch",
+        [
+            {"query": q.query_id, "question": q.text, "start": g.start, "end": g.end, "characters": len(g)}
+            for q, g in pairs
+        ],
+        hide_index=True,
+        width="stretch",
     )
 else:
     st.caption("No query of the selected datasets cites this document.")
@@ -76,11 +84,12 @@ def _jump() -> None:
 
 nav = st.columns([3, 1])
 nav[0].selectbox("Jump to", list(targets), key=jump_key, on_change=_jump)
-first = int(nav[1].number_input(f"First chunk shown (of {len(chunks)})", 1, max(1, len(chunks)), 1,
-                                key=first_key)) - 1
-st.caption("Chunks alternate blue / pink, text in two chunks (overlap) is violet, text in none (stripped by the "
-           "splitter) is grey; gold spans are yellow and underlined; the small blue numbers start each chunk. "
-           f"{WINDOW} chunks at a time.")
+first = int(nav[1].number_input(f"First chunk shown (of {len(chunks)})", 1, max(1, len(chunks)), 1, key=first_key)) - 1
+st.caption(
+    "Chunks alternate blue / pink, text in two chunks (overlap) is violet, text in none (stripped by the "
+    "splitter) is grey; gold spans are yellow and underlined; the small blue numbers start each chunk. "
+    f"{WINDOW} chunks at a time."
+)
 if chunks:
     last = min(len(chunks), first + WINDOW) - 1
     lo = 0 if first == 0 else chunks[first].start

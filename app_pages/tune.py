@@ -13,9 +13,11 @@ from sac_core.dashboard.curves import METRIC_LABELS
 
 s = ui.settings()
 st.title("Tune: try a setting on one dataset")
-st.caption("Pick a setting and press **Apply**: the indexes are rebuilt for one dataset's queries and the "
-           "documents they cite (summaries and embeddings come from the caches when present), and the new "
-           "metrics are shown beside the previous setting's.")
+st.caption(
+    "Pick a setting and press **Apply**: the indexes are rebuilt for one dataset's queries and the "
+    "documents they cite (summaries and embeddings come from the caches when present), and the new "
+    "metrics are shown beside the previous setting's."
+)
 bench = ui.benchmark(s)
 
 with st.form("tune_form"):
@@ -25,12 +27,23 @@ with st.form("tune_form"):
     overlap = row[2].slider("Chunk overlap (characters)", 0, 300, 0, step=10, key="tune_overlap")
     row = st.columns(3)
     providers = s.source.providers
-    provider = row[0].selectbox("Summary provider", providers, key="tune_provider",
-                                index=providers.index(s.provider) if s.provider in providers else 0,
-                                format_func=lambda p: ui.PROVIDER_LABELS.get(p, p),
-                                help="file: only 150 or 300 characters; extractive: any length")
-    chars = row[1].slider("Summary length (characters)", 50, 600, 150, step=10, key="tune_chars",
-                          help="The file provider has 150 and 300 only: other lengths snap to the nearer one.")
+    provider = row[0].selectbox(
+        "Summary provider",
+        providers,
+        key="tune_provider",
+        index=providers.index(s.provider) if s.provider in providers else 0,
+        format_func=lambda p: ui.PROVIDER_LABELS.get(p, p),
+        help="file: only 150 or 300 characters; extractive: any length",
+    )
+    chars = row[1].slider(
+        "Summary length (characters)",
+        50,
+        600,
+        150,
+        step=10,
+        key="tune_chars",
+        help="The file provider has 150 and 300 only: other lengths snap to the nearer one.",
+    )
     weight = row[2].slider("Semantic weight (1 = dense, 0 = BM25)", 0.0, 1.0, 1.0, step=0.05, key="tune_weight")
     k = st.select_slider("k", [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64], value=8, key="tune_k")
     applied = st.form_submit_button("Apply", type="primary")
@@ -51,12 +64,22 @@ if isinstance(pending, tune.TuneSetting):
         st.stop()
     config = pending.config(s.base_config())
     subset = bench.subset((pending.dataset,))
-    ui.confirm_openai(replace(s, provider=pending.provider, chars=pending.chars), subset,
-                      compare.compare_columns(config), f"tune::{pending}")
+    ui.confirm_openai(
+        replace(s, provider=pending.provider, chars=pending.chars),
+        subset,
+        compare.compare_columns(config),
+        f"tune::{pending}",
+    )
     bar = st.progress(0.0, text="Building the indexes …")
     try:
-        table = tune.evaluate_setting(subset, config, s.source.data_dir, s.cache_dir, ui.progress_callback(bar),
-                                      ui.api_key(replace(s, provider=pending.provider)))
+        table = tune.evaluate_setting(
+            subset,
+            config,
+            s.source.data_dir,
+            s.cache_dir,
+            ui.progress_callback(bar),
+            ui.api_key(replace(s, provider=pending.provider)),
+        )
     except ui.LOAD_ERRORS as e:
         st.error(f"Could not evaluate this setting: {e}")
         table = None
@@ -82,27 +105,45 @@ st.markdown(f"**Now:** {now_setting.label}  \n**Before:** {prev_setting.label if
 diff = tune.diff_table(now_table, prev_table, show_k)
 view = diff.assign(
     metric=diff["metric"].map(lambda m: METRIC_LABELS.get(m, m)),
-    previous=(diff["previous"] * 100).round(2), new=(diff["new"] * 100).round(2),
+    previous=(diff["previous"] * 100).round(2),
+    new=(diff["new"] * 100).round(2),
     change=(diff["change"] * 100).round(2),
     better=diff["better"].map(lambda b: "" if b is None else ("✓ better" if b else "✗ worse")),
 )
 if prev_table is None:
     view = view.drop(columns=["previous", "change", "better"])
-st.dataframe(view, hide_index=True, width="stretch",
-             column_config={"previous": st.column_config.NumberColumn("previous %", format="%.2f"),
-                            "new": st.column_config.NumberColumn("new %", format="%.2f"),
-                            "change": st.column_config.NumberColumn("change (pts)", format="%+.2f")})
+st.dataframe(
+    view,
+    hide_index=True,
+    width="stretch",
+    column_config={
+        "previous": st.column_config.NumberColumn("previous %", format="%.2f"),
+        "new": st.column_config.NumberColumn("new %", format="%.2f"),
+        "change": st.column_config.NumberColumn("change (pts)", format="%+.2f"),
+    },
+)
 st.caption("DRM: lower is better; precision and recall: higher is better. Means over the dataset's queries.")
 
 st.subheader("DRM, precision and recall over k (this setting)")
-long = now_table.melt(id_vars=["index", "variant", "k"], value_vars=["drm", "precision", "recall"],
-                      var_name="metric", value_name="value")
+long = now_table.melt(
+    id_vars=["index", "variant", "k"], value_vars=["drm", "precision", "recall"], var_name="metric", value_name="value"
+)
 long["value"] *= 100
 long["metric"] = long["metric"].map(lambda m: METRIC_LABELS.get(m, m))
 names = list(dict.fromkeys(long["index"]))
-fig = px.line(long, x="k", y="value", color="index", facet_col="metric", markers=True, log_x=True,
-              labels={"value": "%", "index": "index"}, template="plotly_white", height=320,
-              color_discrete_map={n: curves.PALETTE[i % len(curves.PALETTE)] for i, n in enumerate(names)})
+fig = px.line(
+    long,
+    x="k",
+    y="value",
+    color="index",
+    facet_col="metric",
+    markers=True,
+    log_x=True,
+    labels={"value": "%", "index": "index"},
+    template="plotly_white",
+    height=320,
+    color_discrete_map={n: curves.PALETTE[i % len(curves.PALETTE)] for i, n in enumerate(names)},
+)
 fig.for_each_annotation(lambda a: a.update(text=a.text.split("=")[-1]))
 ks = sorted(long["k"].unique().tolist())
 fig.update_xaxes(tickvals=ks, ticktext=[str(x) for x in ks])

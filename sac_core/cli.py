@@ -49,9 +49,13 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
 
 
 def _add_summary_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--provider", default=None, choices=["extractive", "openai", "file"],
-                   help="summary source (default: file if --summary-file or <data>/summaries/llm.jsonl exists, "
-                        "else openai if OPENAI_API_KEY is set, else extractive)")
+    p.add_argument(
+        "--provider",
+        default=None,
+        choices=["extractive", "openai", "file"],
+        help="summary source (default: file if --summary-file or <data>/summaries/llm.jsonl exists, "
+        "else openai if OPENAI_API_KEY is set, else extractive)",
+    )
     p.add_argument("--prompt", default="generic", help="generic | expert | path to a prompt JSON file")
     p.add_argument("--chars", type=int, default=150, help="target summary length in characters")
     p.add_argument("--summary-file", type=Path, help="JSONL of summaries for --provider file")
@@ -81,13 +85,23 @@ def summary_config(args: argparse.Namespace, data_dir: Path) -> SummaryConfig:
     extra = {}
     if hasattr(args, "temperature"):  # `sac summarize`
         extra = dict(
-            temperature=args.temperature, max_retries_length=args.max_length_retries,
-            max_input_tokens=args.max_input_tokens, max_retries_api=args.api_retries, timeout=args.timeout,
-            price_input_per_m=args.price_input, price_output_per_m=args.price_output,
+            temperature=args.temperature,
+            max_retries_length=args.max_length_retries,
+            max_input_tokens=args.max_input_tokens,
+            max_retries_api=args.api_retries,
+            timeout=args.timeout,
+            price_input_per_m=args.price_input,
+            price_output_per_m=args.price_output,
         )
     config = SummaryConfig(
-        provider=provider, prompt=args.prompt, chars=args.chars, model=args.llm_model, base_url=args.base_url,
-        concurrency=args.concurrency, summary_file=args.summary_file, **extra,
+        provider=provider,
+        prompt=args.prompt,
+        chars=args.chars,
+        model=args.llm_model,
+        base_url=args.base_url,
+        concurrency=args.concurrency,
+        summary_file=args.summary_file,
+        **extra,
     )
     return config.resolved(data_dir)
 
@@ -99,11 +113,17 @@ def cmd_summarize(args: argparse.Namespace) -> int:
     bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), args.protocol, args.seed)
     texts = {fp: d.text for fp, d in bench.documents.items()}
     before = estimate_cost(texts, config, cache_dir)
-    print(f"{len(texts)} documents, {len(texts) - before.documents} already cached; "
-          f"provider {config.provider}, prompt {config.prompt_name}, {config.chars} characters", file=sys.stderr)
+    print(
+        f"{len(texts)} documents, {len(texts) - before.documents} already cached; "
+        f"provider {config.provider}, prompt {config.prompt_name}, {config.chars} characters",
+        file=sys.stderr,
+    )
     if config.provider == "openai":
-        print(f"estimate for the {before.documents} to request: ~{before.input_tokens:,} input + "
-              f"~{before.output_tokens:,} output tokens ≈ ${before.usd:.2f}", file=sys.stderr)
+        print(
+            f"estimate for the {before.documents} to request: ~{before.input_tokens:,} input + "
+            f"~{before.output_tokens:,} output tokens ≈ ${before.usd:.2f}",
+            file=sys.stderr,
+        )
     if args.estimate_only:
         return 0
     start = time.perf_counter()
@@ -112,17 +132,25 @@ def cmd_summarize(args: argparse.Namespace) -> int:
     after = run_cost(records, config)
     retried = sum(len(r.attempts) > 1 for r in records.values())
     lengths = [len(r.summary) for r in records.values()]
-    print(f"{len(records)} summaries ({sum(r.cached for r in records.values())} from cache, {retried} needed "
-          f"length retries); length min/mean/max {min(lengths)}/{sum(lengths) / len(lengths):.0f}/{max(lengths)} "
-          f"characters; {wall:.1f}s")
+    print(
+        f"{len(records)} summaries ({sum(r.cached for r in records.values())} from cache, {retried} needed "
+        f"length retries); length min/mean/max {min(lengths)}/{sum(lengths) / len(lengths):.0f}/{max(lengths)} "
+        f"characters; {wall:.1f}s"
+    )
     if config.provider == "openai":
         print(f"this run: {after.input_tokens:,} input + {after.output_tokens:,} output tokens ≈ ${after.usd:.4f}")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         with args.out.open("w", encoding="utf-8") as f:
             for r in sorted(records.values(), key=lambda r: r.file_path):
-                row = {"file_path": r.file_path, "prompt": config.prompt_name, "chars": r.chars, "summary": r.summary,
-                       "provider": r.provider, "model": r.model}
+                row = {
+                    "file_path": r.file_path,
+                    "prompt": config.prompt_name,
+                    "chars": r.chars,
+                    "summary": r.summary,
+                    "provider": r.provider,
+                    "model": r.model,
+                }
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")
         print(f"written to {args.out} (the format --provider file reads)")
     return 0
@@ -132,15 +160,27 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     data_dir = resolve_data_dir(args.data)
     cache_dir = args.cache_dir or default_cache_dir()
     config = RunConfig(
-        protocol=args.protocol, datasets=parse_datasets(args.datasets, data_dir), seed=args.seed,
-        method=args.method, chunker=args.chunker, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
-        model=args.model, backend=args.backend, semantic_weight=args.semantic_weight, fusion_depth=args.fusion_depth, ks=args.k,
-        metric_mode=args.metric_mode, summary=summary_config(args, data_dir),
+        protocol=args.protocol,
+        datasets=parse_datasets(args.datasets, data_dir),
+        seed=args.seed,
+        method=args.method,
+        chunker=args.chunker,
+        chunk_size=args.chunk_size,
+        chunk_overlap=args.chunk_overlap,
+        model=args.model,
+        backend=args.backend,
+        semantic_weight=args.semantic_weight,
+        fusion_depth=args.fusion_depth,
+        ks=args.k,
+        metric_mode=args.metric_mode,
+        summary=summary_config(args, data_dir),
     )
     start = time.perf_counter()
     bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
-    print(f"{config.protocol}: {len(bench.queries)} queries, {len(bench.documents)} documents; "
-          f"variant {config.variant}", file=sys.stderr)
+    print(
+        f"{config.protocol}: {len(bench.queries)} queries, {len(bench.documents)} documents; variant {config.variant}",
+        file=sys.stderr,
+    )
     ev = evaluate(bench, config, data_dir, cache_dir, progress=not args.quiet)
     wall = time.perf_counter() - start
     ev.results["wall_seconds"] = round(wall, 1)
@@ -163,8 +203,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     out_dir = args.out or Path("results") / sweep.name
     start = time.perf_counter()
     print(f"sweep {sweep.name}: {len(sweep.cells)} cells → {out_dir}", file=sys.stderr)
-    table = run_sweep(sweep, data_dir, args.cache_dir or default_cache_dir(), out_dir, progress=not args.quiet,
-                      cached_only=args.cached_only)
+    table = run_sweep(
+        sweep,
+        data_dir,
+        args.cache_dir or default_cache_dir(),
+        out_dir,
+        progress=not args.quiet,
+        cached_only=args.cached_only,
+    )
     if args.cached_only:
         print(f"{table['cell'].nunique()} of {len(sweep.cells)} cells were cached and are written", file=sys.stderr)
     print("means over k, ALL datasets (%):")
@@ -177,21 +223,30 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     data_dir = resolve_data_dir(args.data)
     cache_dir = args.cache_dir or default_cache_dir()
-    base = RunConfig(protocol=args.protocol, datasets=parse_datasets(args.datasets, data_dir),
-                     summary=SummaryConfig(provider="file", chars=150).resolved(data_dir))
+    base = RunConfig(
+        protocol=args.protocol,
+        datasets=parse_datasets(args.datasets, data_dir),
+        summary=SummaryConfig(provider="file", chars=150).resolved(data_dir),
+    )
     t0 = time.perf_counter()
     ws = Workspace.load(data_dir, cache_dir, base)
     load_s = time.perf_counter() - t0
     lat = query_latency(ws, args.queries, args.k)  # also loads the model
     n_chunks = sum(len(r.pool) for r in ws.retrievers.values())
-    print(f"(c) three indexes of {args.protocol} loaded ({n_chunks:,} chunks in all) in {load_s:.1f}s, model "
-          f"loaded, {lat['queries']} queries run: peak RSS {peak_rss_mb():,.0f} MB")
-    print(f"(b) three-way query latency, warm, k={args.k}, model encodes each query: "
-          f"p50 {lat['p50_ms']:.1f} ms, p95 {lat['p95_ms']:.1f} ms over {lat['queries']} queries")
+    print(
+        f"(c) three indexes of {args.protocol} loaded ({n_chunks:,} chunks in all) in {load_s:.1f}s, model "
+        f"loaded, {lat['queries']} queries run: peak RSS {peak_rss_mb():,.0f} MB"
+    )
+    print(
+        f"(b) three-way query latency, warm, k={args.k}, model encodes each query: "
+        f"p50 {lat['p50_ms']:.1f} ms, p95 {lat['p95_ms']:.1f} ms over {lat['queries']} queries"
+    )
     for backend in args.backends.split(","):
         r = encode_vs_build(ws.bench, base, args.chunks, backend)
-        print(f"(a) {backend:5s}: raw encode {r['raw_per_s']:.1f} chunks/s, index build {r['build_per_s']:.1f} "
-              f"chunks/s over the same {r['chunks']} chunks; build/raw = {r['ratio']:.2f}")
+        print(
+            f"(a) {backend:5s}: raw encode {r['raw_per_s']:.1f} chunks/s, index build {r['build_per_s']:.1f} "
+            f"chunks/s over the same {r['chunks']} chunks; build/raw = {r['ratio']:.2f}"
+        )
     if args.sweep:
         cached, total, seconds = warm_sweep_seconds(args.sweep, data_dir, cache_dir)
         print(f"(d) warm sweep {args.sweep}: {cached}/{total} cells cached, rerun from cache in {seconds:.1f}s")
@@ -202,8 +257,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     table = read_results(args.results)
     with pd.option_context("display.width", 200, "display.max_columns", 20):
-        fixed = {c: table[c].iloc[0] for c in ("protocol", "model", "backend", "chunk_size", "semantic_weight")
-                 if c in table.columns and table[c].nunique(dropna=False) == 1}
+        fixed = {
+            c: table[c].iloc[0]
+            for c in ("protocol", "model", "backend", "chunk_size", "semantic_weight")
+            if c in table.columns and table[c].nunique(dropna=False) == 1
+        }
         print("setting: " + ", ".join(f"{c}={v}" for c, v in fixed.items()))
         ks = ",".join(str(int(k)) for k in sorted(table["k"].unique()))
         print(f"precision / recall / DRM (%), ALL datasets, mean over k = {ks}:")

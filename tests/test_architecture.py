@@ -20,8 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("sac_core.cli", "sac_core.dashboard", "sac_core.experiments", "sac_core.engine")
 ENGINE_LAYERS = (
     ("sac_core.engine.retrieval",),
-    ("sac_core.engine.indexes", "sac_core.engine.embedding", "sac_core.engine.summaries", "sac_core.engine.metrics",
-     "sac_core.engine.chunking"),
+    (
+        "sac_core.engine.indexes",
+        "sac_core.engine.embedding",
+        "sac_core.engine.summaries",
+        "sac_core.engine.metrics",
+        "sac_core.engine.chunking",
+    ),
     ("sac_core.engine.data",),
 )
 
@@ -74,8 +79,9 @@ def _function_level_project_imports(path: Path) -> list[str]:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for inner in ast.walk(node):
-            if isinstance(inner, ast.ImportFrom) and (inner.level > 0 or (inner.module or "").startswith(
-                    ("sac_core", "app_pages"))):
+            if isinstance(inner, ast.ImportFrom) and (
+                inner.level > 0 or (inner.module or "").startswith(("sac_core", "app_pages"))
+            ):
                 found.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
             if isinstance(inner, ast.Import) and any(a.name.startswith(("sac_core", "app_pages")) for a in inner.names):
                 found.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
@@ -89,8 +95,9 @@ def test_no_function_level_imports_of_project_modules() -> None:
 
 
 def test_pages_import_the_project_only_through_the_dashboard(graph: grimp.ImportGraph) -> None:
-    bad = sorted((m, i) for m, i in _imports(graph, "app_pages")
-                 if _in(i, "sac_core") and not _in(i, "sac_core.dashboard"))
+    bad = sorted(
+        (m, i) for m, i in _imports(graph, "app_pages") if _in(i, "sac_core") and not _in(i, "sac_core.dashboard")
+    )
     assert not bad, f"pages must import from sac_core.dashboard only: {bad}"
 
 
@@ -98,8 +105,11 @@ def test_sac_core_never_imports_streamlit() -> None:
     bad = []
     for path in ROOT.glob("sac_core/**/*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
             if any(n == "streamlit" or n.startswith("streamlit.") for n in names):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not bad, f"UI code in sac_core: {bad}"

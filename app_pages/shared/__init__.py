@@ -13,6 +13,20 @@ from .resources import (
 from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, settings, sidebar, style
 
 __all__ = [
-    "API_KEY", "LOAD_ERRORS", "PROVIDER_LABELS", "SETTINGS", "api_key", "banner", "benchmark", "confirm_openai",
-    "pct", "progress_callback", "registry", "require_datasets", "settings", "sidebar", "style", "workspace",
+    "API_KEY",
+    "LOAD_ERRORS",
+    "PROVIDER_LABELS",
+    "SETTINGS",
+    "api_key",
+    "banner",
+    "benchmark",
+    "confirm_openai",
+    "pct",
+    "progress_callback",
+    "registry",
+    "require_datasets",
+    "settings",
+    "sidebar",
+    "style",
+    "workspace",
 ]

@@ -11,8 +11,11 @@ from sac_core.dashboard import state, views
 
 SETTINGS = "sac_settings"  # session_state key of the sidebar's Settings
 API_KEY = "sac_api_key"  # session_state key of the password widget (this session only)
-PROVIDER_LABELS = {"file": "file (LLM summaries from summaries/llm.jsonl)", "extractive": "extractive (offline)",
-                   "openai": "openai (API, needs a key)"}
+PROVIDER_LABELS = {
+    "file": "file (LLM summaries from summaries/llm.jsonl)",
+    "extractive": "extractive (offline)",
+    "openai": "openai (API, needs a key)",
+}
 
 
 def sidebar() -> state.Settings:
@@ -21,29 +24,48 @@ def sidebar() -> state.Settings:
     with st.sidebar:
         st.markdown("### Data")
         field = st.text_input(
-            "Data directory", value=state.default_data_field(), key="sac_data_dir",
+            "Data directory",
+            value=state.default_data_field(),
+            key="sac_data_dir",
             help="A LegalBench-RAG folder (corpus/, benchmarks/). Empty: the built-in demo corpus.",
         )
         source = state.resolve_data_source(field, cache_dir)
         if source.problem:
             st.error(f"{source.problem}. Showing the demo corpus instead.")
         where = str(source.data_dir)
-        protocol = st.selectbox("Protocol", state.PROTOCOLS, index=state.PROTOCOLS.index(source.default_protocol),
-                                key=f"sac_protocol::{where}",
-                                help="full: every query; lbr-mini: 194 per dataset; paper: the SAC paper's 194")
-        datasets = st.multiselect("Datasets", source.datasets, default=list(source.datasets),
-                                  key=f"sac_datasets::{where}", help="All chosen datasets share ONE retrieval pool.")
+        protocol = st.selectbox(
+            "Protocol",
+            state.PROTOCOLS,
+            index=state.PROTOCOLS.index(source.default_protocol),
+            key=f"sac_protocol::{where}",
+            help="full: every query; lbr-mini: 194 per dataset; paper: the SAC paper's 194",
+        )
+        datasets = st.multiselect(
+            "Datasets",
+            source.datasets,
+            default=list(source.datasets),
+            key=f"sac_datasets::{where}",
+            help="All chosen datasets share ONE retrieval pool.",
+        )
         st.markdown("### Summaries")
-        provider = st.selectbox("Summary provider", source.providers, key=f"sac_provider::{where}",
-                                format_func=lambda p: PROVIDER_LABELS.get(p, p))
+        provider = st.selectbox(
+            "Summary provider",
+            source.providers,
+            key=f"sac_provider::{where}",
+            format_func=lambda p: PROVIDER_LABELS.get(p, p),
+        )
         lengths = state.summary_lengths(provider)
         if lengths:
             chars = st.selectbox("Summary length (characters)", lengths, key="sac_chars_fixed")
         else:
             chars = int(st.number_input("Summary length (characters)", 50, 1000, 150, step=10, key="sac_chars_any"))
-        st.text_input("OpenAI API key (optional)", type="password", key=API_KEY,
-                      help="Only for the openai provider, only in this session: never stored, cached, logged "
-                           "or put in the URL. Or set OPENAI_API_KEY / OPENAI_BASE_URL on the server.")
+        st.text_input(
+            "OpenAI API key (optional)",
+            type="password",
+            key=API_KEY,
+            help="Only for the openai provider, only in this session: never stored, cached, logged "
+            "or put in the URL. Or set OPENAI_API_KEY / OPENAI_BASE_URL on the server.",
+        )
     settings = state.Settings(source, cache_dir, protocol, tuple(datasets), provider, int(chars))
     st.session_state[SETTINGS] = settings
     return settings

@@ -40,14 +40,15 @@ def pending_cost(bench: Benchmark, columns: Sequence[Column], data_dir: Path, ca
         if cfg.method != "sac" or cfg.summary.provider != "openai":
             continue
         est = estimate_cost(texts, cfg.summary.resolved(data_dir), cache_dir)
-        docs, tokens_in, tokens_out, usd = (docs + est.documents, tokens_in + est.input_tokens,
-                                            tokens_out + est.output_tokens, usd + est.usd)
+        docs, tokens_in, tokens_out, usd = (
+            docs + est.documents,
+            tokens_in + est.input_tokens,
+            tokens_out + est.output_tokens,
+            usd + est.usd,
+        )
     return CostEstimate(docs, tokens_in, tokens_out, usd, estimated=True)
 
 
 def gold_coverage(query: Query, results: Sequence[ColumnResult]) -> list[tuple[Span, dict[str, float]]]:
     """For each gold span: the share of its characters each column's top-k covers (0..1)."""
-    return [
-        (g, {r.column.name: covered(g, as_spans(r.hits)) for r in results})
-        for g in query.gold
-    ]
+    return [(g, {r.column.name: covered(g, as_spans(r.hits)) for r in results}) for g in query.gold]

@@ -30,16 +30,26 @@ RESULTS_ENV = "SAC_RESULTS_DIR"
 # The committed sweeps, most complete first: the page opens on the first one present.
 PREFERRED_SWEEPS: tuple[str, ...] = ("lbr-mini-grid", "paper")
 METRICS: tuple[str, ...] = ("drm", "precision", "recall")
-METRIC_LABELS = {"drm": "DRM", "precision": "precision", "recall": "recall", "hit": "Hit", "mrr": "MRR",
-                 "ndcg": "nDCG"}
+METRIC_LABELS = {"drm": "DRM", "precision": "precision", "recall": "recall", "hit": "Hit", "mrr": "MRR", "ndcg": "nDCG"}
 # Settings a user picks one value of; the first four are always offered, the rest only when they vary
 # within the chosen setting (see selector_options).
-SELECTORS: tuple[str, ...] = ("chunk_size", "summary_chars", "semantic_weight", "model", "protocol",
-                              "chunk_overlap", "chunker", "metric_mode", "fusion_depth", "seed", "datasets",
-                              "summary_model", "backend")
+SELECTORS: tuple[str, ...] = (
+    "chunk_size",
+    "summary_chars",
+    "semantic_weight",
+    "model",
+    "protocol",
+    "chunk_overlap",
+    "chunker",
+    "metric_mode",
+    "fusion_depth",
+    "seed",
+    "datasets",
+    "summary_model",
+    "backend",
+)
 MAIN_SELECTORS = SELECTORS[:4]
-PALETTE = ("#6b7280", "#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#db2777", "#65a30d",
-           "#4f46e5")
+PALETTE = ("#6b7280", "#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#db2777", "#65a30d", "#4f46e5")
 
 
 def results_root() -> Path:
@@ -153,7 +163,7 @@ def selector_options(df: pd.DataFrame, choices: Mapping[str, object] | None = No
         return {col: _values(df[col]) for col in MAIN_SELECTORS if col in df.columns}
     rows = select(df, choices)
     out = {}
-    for col in SELECTORS[len(MAIN_SELECTORS):]:
+    for col in SELECTORS[len(MAIN_SELECTORS) :]:
         if col in rows.columns and len(values := _values(rows[col])) > 1:
             out[col] = values
     return out
@@ -177,8 +187,12 @@ def _matches(series: pd.Series, value: object) -> pd.Series:
     return series == value
 
 
-def select(df: pd.DataFrame, choices: Mapping[str, object], variants: Sequence[str] | None = None,
-           datasets: Sequence[str] | None = None) -> pd.DataFrame:
+def select(
+    df: pd.DataFrame,
+    choices: Mapping[str, object],
+    variants: Sequence[str] | None = None,
+    datasets: Sequence[str] | None = None,
+) -> pd.DataFrame:
     """Rows of one setting: every chosen column equals its value, except that a baseline row
     (no summary) passes any ``summary_chars``. Optionally only some variants and datasets."""
     keep = pd.Series(True, index=df.index)
@@ -221,16 +235,22 @@ def mean_over_k(df: pd.DataFrame, metrics: Sequence[str] = METRICS) -> pd.DataFr
     return means
 
 
-def curves_figure(df: pd.DataFrame, metrics: Sequence[str] = METRICS,
-                  refs: Sequence[PaperPoint] = ()) -> go.Figure:
+def curves_figure(df: pd.DataFrame, metrics: Sequence[str] = METRICS, refs: Sequence[PaperPoint] = ()) -> go.Figure:
     """One row per metric, one column per dataset, one line per variant (per cell), x = k on a
     log-2 axis, y in percent. ``refs`` at a given k are drawn as labelled black markers."""
     datasets = dataset_order(df["dataset"].tolist()) or ["ALL"]
     variants = variant_order(df["variant"].tolist())
     color = colors(variants)
-    fig = make_subplots(rows=len(metrics), cols=len(datasets), shared_xaxes=True, shared_yaxes=True,
-                        column_titles=datasets, row_titles=[METRIC_LABELS.get(m, m) for m in metrics],
-                        horizontal_spacing=0.02, vertical_spacing=0.05)
+    fig = make_subplots(
+        rows=len(metrics),
+        cols=len(datasets),
+        shared_xaxes=True,
+        shared_yaxes=True,
+        column_titles=datasets,
+        row_titles=[METRIC_LABELS.get(m, m) for m in metrics],
+        horizontal_spacing=0.02,
+        vertical_spacing=0.05,
+    )
     shown: set[str] = set()
     for r, metric in enumerate(metrics, start=1):
         for c, dataset in enumerate(datasets, start=1):
@@ -238,19 +258,40 @@ def curves_figure(df: pd.DataFrame, metrics: Sequence[str] = METRICS,
             for variant in variants:
                 for _, line in sub[sub["variant"] == variant].groupby("cell", sort=False):
                     line = line.sort_values("k")
-                    fig.add_trace(go.Scatter(
-                        x=line["k"], y=line[metric] * 100, mode="lines+markers", name=variant,
-                        legendgroup=variant, showlegend=variant not in shown, line={"color": color[variant]},
-                        hovertemplate=f"{variant}<br>{dataset}<br>k=%{{x}}<br>{metric}=%{{y:.1f}}%<extra></extra>",
-                    ), row=r, col=c)
+                    fig.add_trace(
+                        go.Scatter(
+                            x=line["k"],
+                            y=line[metric] * 100,
+                            mode="lines+markers",
+                            name=variant,
+                            legendgroup=variant,
+                            showlegend=variant not in shown,
+                            line={"color": color[variant]},
+                            hovertemplate=f"{variant}<br>{dataset}<br>k=%{{x}}<br>{metric}=%{{y:.1f}}%<extra></extra>",
+                        ),
+                        row=r,
+                        col=c,
+                    )
                     shown.add(variant)
             for p in refs:
                 if p.metric == metric and p.dataset == dataset and p.k is not None:
-                    fig.add_trace(go.Scatter(
-                        x=[p.k], y=[p.value * 100], mode="markers+text", text=["paper"], textposition="top center",
-                        marker={"symbol": "x", "size": 11, "color": "black"}, name="paper (reference)",
-                        legendgroup="paper", showlegend="paper" not in shown, hovertext=p.label, hoverinfo="text",
-                    ), row=r, col=c)
+                    fig.add_trace(
+                        go.Scatter(
+                            x=[p.k],
+                            y=[p.value * 100],
+                            mode="markers+text",
+                            text=["paper"],
+                            textposition="top center",
+                            marker={"symbol": "x", "size": 11, "color": "black"},
+                            name="paper (reference)",
+                            legendgroup="paper",
+                            showlegend="paper" not in shown,
+                            hovertext=p.label,
+                            hoverinfo="text",
+                        ),
+                        row=r,
+                        col=c,
+                    )
                     shown.add("paper")
     ks = sorted(df["k"].unique().tolist()) or list(DEFAULT_KS)
     fig.update_xaxes(type="log", tickvals=ks, ticktext=[str(k) for k in ks])
@@ -258,8 +299,12 @@ def curves_figure(df: pd.DataFrame, metrics: Sequence[str] = METRICS,
         fig.update_yaxes(ticksuffix="%", rangemode="tozero", row=r, col=1)
     for c in range(1, len(datasets) + 1):
         fig.update_xaxes(title_text="k", row=len(metrics), col=c)
-    fig.update_layout(height=230 * len(metrics) + 80, margin={"l": 50, "r": 30, "t": 40, "b": 40},
-                      legend={"orientation": "h", "y": -0.12}, template="plotly_white")
+    fig.update_layout(
+        height=230 * len(metrics) + 80,
+        margin={"l": 50, "r": 30, "t": 40, "b": 40},
+        legend={"orientation": "h", "y": -0.12},
+        template="plotly_white",
+    )
     return fig
 
 
@@ -273,8 +318,16 @@ def means_figure(means: pd.DataFrame, refs: Sequence[PaperPoint] = (), metrics: 
     for variant in variants:
         rows = means[means["variant"] == variant]
         values = [rows[m].mean() * 100 for m in metrics]
-        fig.add_trace(go.Bar(x=labels, y=values, name=variant, marker_color=color[variant],
-                             text=[f"{v:.1f}" for v in values], textposition="outside"))
+        fig.add_trace(
+            go.Bar(
+                x=labels,
+                y=values,
+                name=variant,
+                marker_color=color[variant],
+                text=[f"{v:.1f}" for v in values],
+                textposition="outside",
+            )
+        )
     for method in ("sac", "baseline"):
         pts = {p.metric: p for p in refs if p.method == method and p.k is None}
         if not pts:
@@ -283,16 +336,30 @@ def means_figure(means: pd.DataFrame, refs: Sequence[PaperPoint] = (), metrics: 
         approx = any(p.approx for p in pts.values())
         sources = "/".join(sorted({p.source for p in pts.values()}))
         what = "SAC" if method == "sac" else "baseline"
-        fig.add_trace(go.Bar(
-            x=labels, y=values, name=f"paper {what}, mean over k ({sources}{', approx.' if approx else ''})",
-            marker={"color": "white", "line": {"color": "black", "width": 1.5},
-                    "pattern": {"shape": "/" if method == "sac" else "x"}},
-            text=[f"{'≈' if approx else ''}{v:.1f}" if v is not None else "" for v in values], textposition="outside",
-            hovertext=[pts[m].label if m in pts else "" for m in metrics], hoverinfo="text",
-        ))
-    fig.update_layout(barmode="group", yaxis={"ticksuffix": "%", "rangemode": "tozero"}, height=360,
-                      margin={"l": 40, "r": 10, "t": 30, "b": 30}, template="plotly_white",
-                      legend={"orientation": "h", "y": -0.15})
+        fig.add_trace(
+            go.Bar(
+                x=labels,
+                y=values,
+                name=f"paper {what}, mean over k ({sources}{', approx.' if approx else ''})",
+                marker={
+                    "color": "white",
+                    "line": {"color": "black", "width": 1.5},
+                    "pattern": {"shape": "/" if method == "sac" else "x"},
+                },
+                text=[f"{'≈' if approx else ''}{v:.1f}" if v is not None else "" for v in values],
+                textposition="outside",
+                hovertext=[pts[m].label if m in pts else "" for m in metrics],
+                hoverinfo="text",
+            )
+        )
+    fig.update_layout(
+        barmode="group",
+        yaxis={"ticksuffix": "%", "rangemode": "tozero"},
+        height=360,
+        margin={"l": 40, "r": 10, "t": 30, "b": 30},
+        template="plotly_white",
+        legend={"orientation": "h", "y": -0.15},
+    )
     return fig
 
 
@@ -302,15 +369,20 @@ def comparison_table(means: pd.DataFrame, refs: Sequence[PaperPoint], metrics: S
     rows = []
     for variant in variant_order(means["variant"].tolist()):
         sub = means[means["variant"] == variant]
-        rows.append({"source": variant, **{METRIC_LABELS.get(m, m): round(float(sub[m].mean()) * 100, 2)
-                                           for m in metrics}})
+        rows.append(
+            {"source": variant, **{METRIC_LABELS.get(m, m): round(float(sub[m].mean()) * 100, 2) for m in metrics}}
+        )
     for method in ("sac", "baseline"):
         pts = {p.metric: p for p in refs if p.method == method and p.k is None}
         if pts:
             approx = "≈" if any(p.approx for p in pts.values()) else ""
             name = f"paper {'SAC' if method == 'sac' else 'baseline'} {approx}".strip()
-            rows.append({"source": name, **{METRIC_LABELS.get(m, m): (round(pts[m].value * 100, 2) if m in pts
-                                                                      else None) for m in metrics}})
+            rows.append(
+                {
+                    "source": name,
+                    **{METRIC_LABELS.get(m, m): (round(pts[m].value * 100, 2) if m in pts else None) for m in metrics},
+                }
+            )
     return pd.DataFrame(rows, columns=["source", *[METRIC_LABELS.get(m, m) for m in metrics]])
 
 
@@ -347,8 +419,11 @@ def significance_view(sig: pd.DataFrame, choices: Mapping[str, object], variants
     for col, value in choices.items():
         if col in sig.columns and value is not None and not col.startswith("summary_"):
             keep &= _matches(sig[col], value).fillna(False).astype(bool)
-    cols = [c for c in ("variant_a", "variant_b", "metric", "k", "mean_a", "mean_b", "p_value", "wins", "ties",
-                        "losses") if c in sig.columns]
+    cols = [
+        c
+        for c in ("variant_a", "variant_b", "metric", "k", "mean_a", "mean_b", "p_value", "wins", "ties", "losses")
+        if c in sig.columns
+    ]
     return sig.loc[keep, cols].reset_index(drop=True)
 
 
@@ -357,9 +432,14 @@ def significance_view(sig: pd.DataFrame, choices: Mapping[str, object], variants
 DEMO_SWEEP = "demo"
 
 
-def demo_sweep(datasets: Sequence[str], chunk_sizes: Sequence[int] = (300, 500),
-               prompts: Sequence[str] = ("generic", "expert"), chars: Sequence[int] = (150,),
-               weights: Sequence[float] = (1.0,), ks: Sequence[int] = DEFAULT_KS) -> Sweep:
+def demo_sweep(
+    datasets: Sequence[str],
+    chunk_sizes: Sequence[int] = (300, 500),
+    prompts: Sequence[str] = ("generic", "expert"),
+    chars: Sequence[int] = (150,),
+    weights: Sequence[float] = (1.0,),
+    ks: Sequence[int] = DEFAULT_KS,
+) -> Sweep:
     """A small grid on the demo corpus (``full`` protocol, file summaries): baseline and SAC."""
     base = RunConfig(protocol="full", datasets=tuple(datasets), ks=tuple(ks), summary=SummaryConfig(provider="file"))
     cells: list[RunConfig] = []
@@ -373,16 +453,23 @@ def demo_sweep(datasets: Sequence[str], chunk_sizes: Sequence[int] = (300, 500),
     return Sweep(DEMO_SWEEP, tuple(dict.fromkeys(cells)))
 
 
-def run_with_progress(sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path,
-                      on_progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
+def run_with_progress(
+    sweep: Sweep,
+    data_dir: Path,
+    cache_dir: Path,
+    out_dir: Path,
+    on_progress: Callable[[float, str], None] | None = None,
+) -> pd.DataFrame:
     """``run_sweep`` cell by cell (each cell lands in the sweep cache), reporting progress, then
     once more over all cells (all cached) to write ``out_dir``."""
     report = on_progress or (lambda fraction, message: None)
     n = len(sweep.cells)
     with tempfile.TemporaryDirectory() as scratch:
         for i, cell in enumerate(sweep.cells):
-            report(i / max(n, 1), f"cell {i + 1}/{n}: {cell.variant}, chunk {cell.chunk_size}, "
-                                  f"weight {cell.semantic_weight}")
+            report(
+                i / max(n, 1),
+                f"cell {i + 1}/{n}: {cell.variant}, chunk {cell.chunk_size}, weight {cell.semantic_weight}",
+            )
             run_sweep(Sweep(sweep.name, (cell,)), data_dir, cache_dir, Path(scratch), progress=False)
     report(0.99, "writing results")
     table = run_sweep(sweep, data_dir, cache_dir, out_dir, progress=False)

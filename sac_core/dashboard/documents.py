@@ -17,7 +17,12 @@ def summary_prompts(provider: str) -> tuple[str, ...]:
 
 
 def document_summaries_for(
-    file_path: str, text: str, provider: str, chars: int, data_dir: Path, cache_dir: Path,
+    file_path: str,
+    text: str,
+    provider: str,
+    chars: int,
+    data_dir: Path,
+    cache_dir: Path,
     api_key: str | None = None,
 ) -> dict[str, str]:
     """``prompt → summary`` of one document (from the caches or the summary file when there)."""

@@ -44,8 +44,12 @@ def parse_selection(params: Mapping[str, str | Sequence[str]]) -> Selection:
 
 def selection_params(selection: Selection) -> dict[str, str]:
     """URL query parameters for a Selection (empty values left out)."""
-    out = {PARAM_DATASET: selection.dataset or "", PARAM_QUERY: selection.query_id or "",
-           PARAM_TEXT: selection.text[:MAX_TEXT], PARAM_K: str(selection.k)}
+    out = {
+        PARAM_DATASET: selection.dataset or "",
+        PARAM_QUERY: selection.query_id or "",
+        PARAM_TEXT: selection.text[:MAX_TEXT],
+        PARAM_K: str(selection.k),
+    }
     return {key: value for key, value in out.items() if value}
 
 
@@ -60,6 +64,8 @@ def reconcile(selection: Selection, queries: Mapping[str, Sequence[str]]) -> Sel
     owner = {qid: ds for ds, ids in queries.items() for qid in ids}
     if selection.query_id is not None and selection.query_id in owner:
         return replace(selection, dataset=owner[selection.query_id])
-    dataset = selection.dataset if selection.dataset is not None and selection.dataset in queries else next(iter(queries))
+    dataset = (
+        selection.dataset if selection.dataset is not None and selection.dataset in queries else next(iter(queries))
+    )
     ids = queries[dataset]
     return replace(selection, dataset=dataset, query_id=ids[0] if ids else None)

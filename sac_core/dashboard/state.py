@@ -32,6 +32,7 @@ _DEMO_MARKER = ".complete"
 LBR_REPO = "https://github.com/zeroentropy-ai/legalbenchrag"
 FILE_SUMMARY_LENGTHS: tuple[int, ...] = (150, 300)  # what summaries/llm.jsonl holds
 
+
 def default_data_field() -> str:
     """What the data-directory field shows at first: ``$SAC_DATA_DIR`` or empty (= demo)."""
     return os.environ.get(DATA_ENV, "")

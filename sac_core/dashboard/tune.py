@@ -40,19 +40,28 @@ class TuneSetting:
         """``base`` with this setting; ks = the usual 1…64 plus ``k``."""
         summary = replace(base.summary, provider=self.provider, chars=self.chars)
         return base.with_(
-            chunk_size=self.chunk_size, chunk_overlap=self.chunk_overlap, semantic_weight=self.semantic_weight,
-            ks=tuple(sorted({*DEFAULT_KS, self.k})), summary=summary,
+            chunk_size=self.chunk_size,
+            chunk_overlap=self.chunk_overlap,
+            semantic_weight=self.semantic_weight,
+            ks=tuple(sorted({*DEFAULT_KS, self.k})),
+            summary=summary,
         )
 
     @property
     def label(self) -> str:
-        return (f"{self.dataset}: chunk {self.chunk_size}/{self.chunk_overlap}, {self.provider} summaries "
-                f"{self.chars} chars, weight {self.semantic_weight:g}")
+        return (
+            f"{self.dataset}: chunk {self.chunk_size}/{self.chunk_overlap}, {self.provider} summaries "
+            f"{self.chars} chars, weight {self.semantic_weight:g}"
+        )
 
 
 def evaluate_setting(
-    bench: Benchmark, config: RunConfig, data_dir: Path, cache_dir: Path,
-    on_progress: Progress | None = None, api_key: str | None = None,
+    bench: Benchmark,
+    config: RunConfig,
+    data_dir: Path,
+    cache_dir: Path,
+    on_progress: Progress | None = None,
+    api_key: str | None = None,
 ) -> pd.DataFrame:
     """Mean metrics over ``bench``'s queries for each Compare index under ``config``.
 
@@ -64,8 +73,10 @@ def evaluate_setting(
     ws = Workspace(bench, compare_columns(config), data_dir, cache_dir, api_key, build)
     frames = []
     for i, col in enumerate(ws.columns):
-        report(BUILD_SHARE + (1 - BUILD_SHARE) * i / len(ws.columns),
-               f"{col.name}: retrieving {len(bench.queries)} queries")
+        report(
+            BUILD_SHARE + (1 - BUILD_SHARE) * i / len(ws.columns),
+            f"{col.name}: retrieving {len(bench.queries)} queries",
+        )
         _, per_query = run_queries(ws.retrievers[col.name], bench, config)
         means = per_query.groupby("k", sort=True)[list(METRICS)].mean().reset_index()
         means.insert(0, "variant", col.config.variant)
@@ -81,8 +92,9 @@ def at_k(results: pd.DataFrame, k: int, metrics: tuple[str, ...] = METRICS) -> p
     return rows[list(metrics)]
 
 
-def diff_table(new: pd.DataFrame, old: pd.DataFrame | None, k: int,
-               metrics: tuple[str, ...] = ("drm", "precision", "recall")) -> pd.DataFrame:
+def diff_table(
+    new: pd.DataFrame, old: pd.DataFrame | None, k: int, metrics: tuple[str, ...] = ("drm", "precision", "recall")
+) -> pd.DataFrame:
     """New against previous at ``k``: one row per (index, metric) with ``previous``, ``new``,
     ``change`` (new − previous) and ``better`` (True / False / None when unchanged or unknown;
     lower is better for DRM). Indexes only in ``new`` get an empty ``previous``."""
@@ -98,6 +110,7 @@ def diff_table(new: pd.DataFrame, old: pd.DataFrame | None, k: int,
                 better = None
             else:
                 better = change < 0 if m in LOWER_IS_BETTER else change > 0
-            rows.append({"index": index, "metric": m, "previous": prev, "new": value, "change": change,
-                         "better": better})
+            rows.append(
+                {"index": index, "metric": m, "previous": prev, "new": value, "change": change, "better": better}
+            )
     return pd.DataFrame(rows, columns=["index", "metric", "previous", "new", "change", "better"])

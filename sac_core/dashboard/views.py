@@ -79,8 +79,10 @@ def hit_card(rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Spa
         kind, badge = "bad", '<span class="sac-badge bad">✗ wrong document</span>'
     c = hit.chunk
     where = esc(f"{c.file_path}, characters [{c.start:,}, {c.end:,})")
-    head = (f'<div class="sac-head">{badge}<b>#{rank}</b> <code title="{where}">{esc(c.file_path)}</code>'
-            f'<span class="sac-score">score {hit.score:.3f}</span></div>')
+    head = (
+        f'<div class="sac-head">{badge}<b>#{rank}</b> <code title="{where}">{esc(c.file_path)}</code>'
+        f'<span class="sac-score">score {hit.score:.3f}</span></div>'
+    )
     extra = " sac-free" if gold_document is None else ""
     body = chunk_html(c.file_path, c.text, c.start, gold)
     return f'<div class="sac-hit {kind}{extra}">{md_safe(head)}{body}</div>'
@@ -146,8 +148,10 @@ class SummaryRow:
 
 
 def summary_rows(
-    gold_files: Sequence[str] | frozenset[str], hits: Mapping[str, Sequence[Hit]],
-    summaries: Mapping[str, Mapping[str, str]], limit: int = 12,
+    gold_files: Sequence[str] | frozenset[str],
+    hits: Mapping[str, Sequence[Hit]],
+    summaries: Mapping[str, Mapping[str, str]],
+    limit: int = 12,
 ) -> list[SummaryRow]:
     """Gold documents first, then the others in order of first retrieval (``hits``: index → ranked hits).
 
@@ -173,8 +177,7 @@ def summary_table(rows: Sequence[SummaryRow]) -> str:
     head = "".join(f"<th>{esc(n)}</th>" for n in names)
     body = []
     for r in rows:
-        mark = ('<span class="sac-badge ok">✓ gold</span>' if r.gold
-                else '<span class="sac-badge bad">✗ not gold</span>')
+        mark = '<span class="sac-badge ok">✓ gold</span>' if r.gold else '<span class="sac-badge bad">✗ not gold</span>'
         by = f"<br><small>retrieved by: {esc(', '.join(r.retrieved_by)) or '—'}</small>"
         cells = "".join(f"<td>{esc(s) if s is not None else '—'}</td>" for _, s in r.summaries)
         body.append(f"<tr><td>{mark}<code>{esc(r.file_path)}</code>{by}</td>{cells}</tr>")
@@ -189,8 +192,9 @@ def chunk_range_around(chunks: Sequence[Chunk], span: Span, before: int = 2) -> 
     return max(0, len(chunks) - 1)
 
 
-def boundaries_html(text: str, chunks: Sequence[Chunk], gold: Sequence[Span], lo: int, hi: int,
-                    first_number: int = 1) -> str:
+def boundaries_html(
+    text: str, chunks: Sequence[Chunk], gold: Sequence[Span], lo: int, hi: int, first_number: int = 1
+) -> str:
     """Characters ``[lo, hi)`` of a document with its chunks drawn.
 
     Chunks alternate background (``c0``/``c1``); text in two chunks is ``overlap``, in none

@@ -12,7 +12,23 @@ from .sweep import Sweep, SweepError, load_sweep, run_sweep
 from .workspace import Column, ColumnResult, Workspace, default_columns
 
 __all__ = [
-    "Column", "ColumnResult", "Evaluation", "PaperPoint", "RunConfig", "Sweep", "SweepError", "Workspace",
-    "compare_methods", "default_columns", "evaluate", "flipped_queries", "format_results", "load_sweep",
-    "permutation_test", "read_run", "run_queries", "run_sweep", "write_run",
+    "Column",
+    "ColumnResult",
+    "Evaluation",
+    "PaperPoint",
+    "RunConfig",
+    "Sweep",
+    "SweepError",
+    "Workspace",
+    "compare_methods",
+    "default_columns",
+    "evaluate",
+    "flipped_queries",
+    "format_results",
+    "load_sweep",
+    "permutation_test",
+    "read_run",
+    "run_queries",
+    "run_sweep",
+    "write_run",
 ]

@@ -26,7 +26,11 @@ class Evaluation:
 
 
 def document_summaries(
-    bench: Benchmark, config: RunConfig, data_dir: Path, cache_dir: Path, api_key: str | None = None,
+    bench: Benchmark,
+    config: RunConfig,
+    data_dir: Path,
+    cache_dir: Path,
+    api_key: str | None = None,
     progress: bool = True,
 ) -> dict[str, str] | None:
     """``file_path → summary`` for SAC, ``None`` for the baseline."""
@@ -43,7 +47,10 @@ def make_pool(bench: Benchmark, config: RunConfig, summaries: dict[str, str] | N
 
 
 def run_queries(
-    retriever: Retriever, bench: Benchmark, config: RunConfig, progress: bool = False,
+    retriever: Retriever,
+    bench: Benchmark,
+    config: RunConfig,
+    progress: bool = False,
 ) -> tuple[dict[str, list[Span]], pd.DataFrame]:
     """Every benchmark query through ``retriever``: the run (ranked spans up to max k) and its per-query metrics."""
     hits = retriever.search([q.text for q in bench.queries], config.max_k, progress)
@@ -52,8 +59,13 @@ def run_queries(
 
 
 def evaluate(
-    bench: Benchmark, config: RunConfig, data_dir: Path, cache_dir: Path, api_key: str | None = None,
-    progress: bool = True, embedder: Embedder | None = None,
+    bench: Benchmark,
+    config: RunConfig,
+    data_dir: Path,
+    cache_dir: Path,
+    api_key: str | None = None,
+    progress: bool = True,
+    embedder: Embedder | None = None,
 ) -> Evaluation:
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()

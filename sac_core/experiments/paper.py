@@ -49,22 +49,28 @@ def _table(source: str, rows: dict[tuple[int, int | None, float], tuple[float, f
 
 
 # Table 1: chunk size × summary length (dense retrieval), precision / recall / DRM in %.
-TABLE_1 = _table("Table 1", {
-    (200, 150, 1.0): (10.64, 23.43, 20.70),
-    (200, 300, 1.0): (8.05, 22.91, 23.49),
-    (500, 150, 1.0): (11.03, 41.80, 19.29),
-    (500, 300, 1.0): (8.45, 37.77, 20.61),
-    (800, 150, 1.0): (7.76, 42.93, 34.96),
-    (800, 300, 1.0): (6.79, 43.90, 29.68),
-})
+TABLE_1 = _table(
+    "Table 1",
+    {
+        (200, 150, 1.0): (10.64, 23.43, 20.70),
+        (200, 300, 1.0): (8.05, 22.91, 23.49),
+        (500, 150, 1.0): (11.03, 41.80, 19.29),
+        (500, 300, 1.0): (8.45, 37.77, 20.61),
+        (800, 150, 1.0): (7.76, 42.93, 34.96),
+        (800, 300, 1.0): (6.79, 43.90, 29.68),
+    },
+)
 
 # Table 2: semantic weight of the hybrid (1 = dense only, rest BM25), chunk 500, summary 150.
 # (Its weight-1.0 row is Table 1's 500/150 row, so it is listed once.)
-TABLE_2 = _table("Table 2", {
-    (500, 150, 0.75): (10.57, 42.54, 19.11),
-    (500, 150, 0.5): (9.54, 41.47, 18.45),
-    (500, 150, 0.25): (8.23, 36.56, 18.18),
-})
+TABLE_2 = _table(
+    "Table 2",
+    {
+        (500, 150, 0.75): (10.57, 42.54, 19.11),
+        (500, 150, 0.5): (9.54, 41.47, 18.45),
+        (500, 150, 0.25): (8.23, 36.56, 18.18),
+    },
+)
 
 # SAC DRM per dataset at k = 8 (read from the paper's figure; approximate).
 DRM_AT_8 = [
@@ -78,8 +84,13 @@ BASELINE_DRM = [PaperPoint("Text", "baseline", "drm", 0.67, summary_chars=None, 
 POINTS: tuple[PaperPoint, ...] = (*TABLE_1, *TABLE_2, *DRM_AT_8, *BASELINE_DRM)
 
 
-def matching(chunk_size: int | None, summary_chars: int | None, semantic_weight: float | None,
-             k: int | None = None, points: tuple[PaperPoint, ...] = POINTS) -> list[PaperPoint]:
+def matching(
+    chunk_size: int | None,
+    summary_chars: int | None,
+    semantic_weight: float | None,
+    k: int | None = None,
+    points: tuple[PaperPoint, ...] = POINTS,
+) -> list[PaperPoint]:
     """The published points for a setting; ``None`` means "any value". ``k=None`` selects the
     means over k, an int the points at that k. The baseline point matches any summary length."""
     out = []
@@ -98,10 +109,20 @@ def matching(chunk_size: int | None, summary_chars: int | None, semantic_weight:
 
 def table(points: tuple[PaperPoint, ...] = POINTS) -> pd.DataFrame:
     """All published points as a table, values in percent."""
-    return pd.DataFrame([
-        {"source": p.source, "method": p.method, "dataset": p.dataset, "chunk_size": p.chunk_size,
-         "summary_chars": p.summary_chars, "semantic_weight": p.semantic_weight,
-         "k": "mean over k" if p.k is None else str(p.k), "metric": p.metric, "value_%": round(p.value * 100, 2),
-         "approx": p.approx}
-        for p in points
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "source": p.source,
+                "method": p.method,
+                "dataset": p.dataset,
+                "chunk_size": p.chunk_size,
+                "summary_chars": p.summary_chars,
+                "semantic_weight": p.semantic_weight,
+                "k": "mean over k" if p.k is None else str(p.k),
+                "metric": p.metric,
+                "value_%": round(p.value * 100, 2),
+                "approx": p.approx,
+            }
+            for p in points
+        ]
+    )

@@ -25,8 +25,9 @@ class Paired:
     losses: int  # queries where b is worse than a
 
 
-def permutation_test(a: np.ndarray, b: np.ndarray, higher_is_better: bool = True,
-                     n_resamples: int = 10_000, seed: int = 0) -> Paired:
+def permutation_test(
+    a: np.ndarray, b: np.ndarray, higher_is_better: bool = True, n_resamples: int = 10_000, seed: int = 0
+) -> Paired:
     """Compare per-query scores ``b`` against ``a`` (same queries, same order; NaNs dropped pairwise)."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     keep = ~(np.isnan(a) | np.isnan(b))
@@ -40,7 +41,9 @@ def permutation_test(a: np.ndarray, b: np.ndarray, higher_is_better: bool = True
     resampled = np.abs(_signs(n_resamples, len(diff), seed) @ diff) / len(diff)
     extreme = int((resampled >= observed - 1e-12).sum())
     p = (extreme + 1) / (n_resamples + 1)
-    return Paired(float(a.mean()), float(b.mean()), p, int(better.sum()), int((~better & ~worse).sum()), int(worse.sum()))
+    return Paired(
+        float(a.mean()), float(b.mean()), p, int(better.sum()), int((~better & ~worse).sum()), int(worse.sum())
+    )
 
 
 @lru_cache(maxsize=8)
@@ -55,8 +58,13 @@ def _signs(n_resamples: int, n: int, seed: int) -> np.ndarray:
 LOWER_IS_BETTER = {"drm"}
 
 
-def compare_methods(per_query: pd.DataFrame, a: str, b: str, metrics: tuple[str, ...] = ("drm", "precision", "recall"),
-                    key: str = "variant") -> pd.DataFrame:
+def compare_methods(
+    per_query: pd.DataFrame,
+    a: str,
+    b: str,
+    metrics: tuple[str, ...] = ("drm", "precision", "recall"),
+    key: str = "variant",
+) -> pd.DataFrame:
     """One row per (metric, k): means, p-value and win/tie/loss of ``b`` over ``a``.
 
     ``per_query`` has columns ``key``, ``query_id``, ``k`` and the metrics, for both methods.
@@ -68,8 +76,20 @@ def compare_methods(per_query: pd.DataFrame, a: str, b: str, metrics: tuple[str,
     for k, group in joined.groupby(level="k"):
         for m in metrics:
             r = permutation_test(group[f"{m}_a"].to_numpy(), group[f"{m}_b"].to_numpy(), m not in LOWER_IS_BETTER)
-            rows.append({"a": a, "b": b, "metric": m, "k": k, "mean_a": r.mean_a, "mean_b": r.mean_b,
-                         "p_value": r.p_value, "wins": r.wins, "ties": r.ties, "losses": r.losses})
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "metric": m,
+                    "k": k,
+                    "mean_a": r.mean_a,
+                    "mean_b": r.mean_b,
+                    "p_value": r.p_value,
+                    "wins": r.wins,
+                    "ties": r.ties,
+                    "losses": r.losses,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -79,4 +99,6 @@ def flipped_queries(per_query: pd.DataFrame, a: str, b: str, metric: str, k: int
     wide = sel.pivot_table(index=["query_id", "dataset"], columns=key, values=metric).reset_index()
     wide["change"] = wide[b] - wide[a]
     wide = wide[wide["change"].abs() > 1e-12]
-    return wide.reindex(wide["change"].abs().sort_values(ascending=False).index)[["query_id", "dataset", a, b, "change"]]
+    return wide.reindex(wide["change"].abs().sort_values(ascending=False).index)[
+        ["query_id", "dataset", a, b, "change"]
+    ]

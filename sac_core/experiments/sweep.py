@@ -107,7 +107,12 @@ def cell_id(config: RunConfig, bench: Benchmark) -> str:
 
 
 def run_sweep(
-    sweep: Sweep, data_dir: Path, cache_dir: Path, out_dir: Path, progress: bool = True, cached_only: bool = False,
+    sweep: Sweep,
+    data_dir: Path,
+    cache_dir: Path,
+    out_dir: Path,
+    progress: bool = True,
+    cached_only: bool = False,
 ) -> pd.DataFrame:
     """Run (or read from the cache) every cell and return the results table.
 
@@ -137,8 +142,7 @@ def run_sweep(
             t0 = time.perf_counter()
             embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
             ev = evaluate(bench, config, data_dir, cache_dir, progress=progress, embedder=embedder)
-            hit = {"results": ev.results, "per_query": ev.per_query, "run": ev.run,
-                   "seconds": time.perf_counter() - t0}
+            hit = {"results": ev.results, "per_query": ev.per_query, "run": ev.run, "seconds": time.perf_counter() - t0}
             cell_cache.set(cid, hit)
         else:
             cached += 1
@@ -168,8 +172,9 @@ def _write_run(path: Path, run: dict) -> None:
         tmp.unlink()
 
 
-def _write_tables(out_dir: Path, results: list[pd.DataFrame], per_query: list[pd.DataFrame],
-                  with_significance: bool) -> pd.DataFrame:
+def _write_tables(
+    out_dir: Path, results: list[pd.DataFrame], per_query: list[pd.DataFrame], with_significance: bool
+) -> pd.DataFrame:
     table = pd.concat(results, ignore_index=True)
     table.to_csv(out_dir / "results.csv", index=False)
     pq_all = pd.concat(per_query, ignore_index=True)
@@ -182,8 +187,11 @@ def _write_tables(out_dir: Path, results: list[pd.DataFrame], per_query: list[pd
 
 def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
     """Every pair of variants that share all other settings: paired permutation tests per metric and k."""
-    setting_cols = [c for c in RunConfig().columns()
-                    if c in table.columns and c not in VARIANT_COLUMNS and not c.startswith("summary_")]
+    setting_cols = [
+        c
+        for c in RunConfig().columns()
+        if c in table.columns and c not in VARIANT_COLUMNS and not c.startswith("summary_")
+    ]
     cells = table.drop_duplicates("cell")
     out = []
     for setting, group in cells.groupby(setting_cols, dropna=False):

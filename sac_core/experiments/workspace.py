@@ -53,8 +53,13 @@ class Workspace:
     """A benchmark with one retriever per column, built once and then queried many times."""
 
     def __init__(
-        self, bench: Benchmark, columns: Sequence[Column], data_dir: Path, cache_dir: Path,
-        api_key: str | None = None, on_progress: Progress | None = None,
+        self,
+        bench: Benchmark,
+        columns: Sequence[Column],
+        data_dir: Path,
+        cache_dir: Path,
+        api_key: str | None = None,
+        on_progress: Progress | None = None,
     ) -> None:
         self.bench = bench
         self.columns = tuple(columns)
@@ -80,8 +85,13 @@ class Workspace:
 
     @classmethod
     def load(
-        cls, data_dir: Path, cache_dir: Path, base: RunConfig, columns: Sequence[Column] | None = None,
-        api_key: str | None = None, on_progress: Progress | None = None,
+        cls,
+        data_dir: Path,
+        cache_dir: Path,
+        base: RunConfig,
+        columns: Sequence[Column] | None = None,
+        api_key: str | None = None,
+        on_progress: Progress | None = None,
     ) -> Workspace:
         bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
         return cls(bench, columns or default_columns(base), data_dir, cache_dir, api_key, on_progress)

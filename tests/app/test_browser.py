@@ -26,18 +26,31 @@ from sac_core.engine.data import available_datasets
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "screenshots"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 BUILD_TIMEOUT = 240_000  # ms: the first build embeds the demo corpus on a busy 2-core machine
 
 if not CHROMIUM.exists() and os.environ.get("CI"):  # CI installs it: a skip there would hide a failure
-    pytest.fail(f"{CHROMIUM} not found although CI should have installed it (scripts/install_browser.sh)",
-                pytrace=False)
+    pytest.fail(
+        f"{CHROMIUM} not found although CI should have installed it (scripts/install_browser.sh)", pytrace=False
+    )
 if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} not found: run `bash scripts/install_browser.sh` (apt chromium) to enable the "
-                "browser test", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="Python package 'playwright' not installed "
-                               "(pip install playwright; no `playwright install` needed)")
+    pytest.skip(
+        f"{CHROMIUM} not found: run `bash scripts/install_browser.sh` (apt chromium) to enable the browser test",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api",
+    reason="Python package 'playwright' not installed (pip install playwright; no `playwright install` needed)",
+)
 
 
 def _free_port() -> int:
@@ -69,15 +82,33 @@ def server(tmp_path_factory: pytest.TempPathFactory, embed_cache: Path) -> Itera
     run_with_progress(sweep, demo, embed_cache, results / sweep.name)
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("SAC_DATA_DIR", "OPENAI_API_KEY")}
-    env.update(SAC_CACHE_DIR=str(embed_cache), SAC_RESULTS_DIR=str(results), HF_HUB_OFFLINE="1",
-               TRANSFORMERS_OFFLINE="1")
+    env.update(
+        SAC_CACHE_DIR=str(embed_cache), SAC_RESULTS_DIR=str(results), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1"
+    )
     log = tmp_path_factory.mktemp("log") / "streamlit.log"
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "app.py",
+                "--server.headless",
+                "true",
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -71,7 +71,10 @@ def test_compare_loads_on_the_embedded_demo(env):
     assert at.sidebar.text_input(key="sac_data_dir").value == ""
     assert _cards(at) == 3 * 4  # baseline, SAC generic, SAC expert × default k 4
     assert [m.value for m in at.main.markdown if m.value.startswith("####")] == [
-        "#### Baseline", "#### SAC generic", "#### SAC expert"]
+        "#### Baseline",
+        "#### SAC generic",
+        "#### SAC expert",
+    ]
     html = _html(at)
     assert 'mark class="gold"' in html and "Gold spans" in "".join(s.value for s in at.subheader)
     assert len(at.metric) == 3 * 3  # DRM, precision, recall per index
@@ -140,8 +143,10 @@ def test_openai_provider_needs_a_key_then_asks_before_spending(env, monkeypatch)
 
 
 def test_document_markup_is_escaped_not_rendered(env, tmp_path, monkeypatch):
-    doc = ('MASTER AGREEMENT between Alpha Ltd and Beta Inc.\n\n<script>alert("pwned")</script> '
-           'The fee is $5 or <b>$6</b>.\n\nThis Agreement is governed by the laws of Delaware.\n')
+    doc = (
+        'MASTER AGREEMENT between Alpha Ltd and Beta Inc.\n\n<script>alert("pwned")</script> '
+        "The fee is $5 or <b>$6</b>.\n\nThis Agreement is governed by the laws of Delaware.\n"
+    )
     other = doc.replace("Alpha Ltd", "Gamma plc").replace("Delaware", "Texas").replace("pwned", "other")
     (tmp_path / "corpus" / "evil").mkdir(parents=True)
     (tmp_path / "corpus" / "evil" / "a.txt").write_text(doc)
@@ -150,12 +155,24 @@ def test_document_markup_is_escaped_not_rendered(env, tmp_path, monkeypatch):
     end = doc.index("Delaware.") + len("Delaware.")
     o_start, o_end = other.index("This Agreement"), len(other.rstrip())
     (tmp_path / "benchmarks").mkdir()
-    (tmp_path / "benchmarks" / "evil.json").write_text(json.dumps({"tests": [
-        {"query": "Which law governs the agreement between Alpha Ltd and Beta Inc.?",
-         "snippets": [{"file_path": "evil/a.txt", "span": [start, end], "answer": doc[start:end]}]},
-        {"query": "Which law governs the agreement between Gamma plc and Beta Inc.?",
-         "snippets": [{"file_path": "evil/b.txt", "span": [o_start, o_end], "answer": other[o_start:o_end]}]},
-    ]}))
+    (tmp_path / "benchmarks" / "evil.json").write_text(
+        json.dumps(
+            {
+                "tests": [
+                    {
+                        "query": "Which law governs the agreement between Alpha Ltd and Beta Inc.?",
+                        "snippets": [{"file_path": "evil/a.txt", "span": [start, end], "answer": doc[start:end]}],
+                    },
+                    {
+                        "query": "Which law governs the agreement between Gamma plc and Beta Inc.?",
+                        "snippets": [
+                            {"file_path": "evil/b.txt", "span": [o_start, o_end], "answer": other[o_start:o_end]}
+                        ],
+                    },
+                ]
+            }
+        )
+    )
     monkeypatch.setenv("SAC_DATA_DIR", str(tmp_path))
     at = _app(k="2")
     assert not any("Demo corpus" in i.value for i in at.info)

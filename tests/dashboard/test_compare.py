@@ -9,6 +9,7 @@ from sac_core.experiments import RunConfig
 
 DEMO = ("demo_nda", "demo_privacy")
 
+
 def test_compare_columns_one_sac_column_for_the_extractive_provider():
     base = RunConfig(summary=SummaryConfig(provider="extractive"))
     cols = state.compare_columns(base)

@@ -25,8 +25,19 @@ def sweep_dir(demo_dir, embed_cache, tmp_path_factory):
 
 
 def _table(rows):
-    base = {"cell": "c0", "dataset": "ALL", "variant": "baseline", "k": 1, "drm": 0.5, "precision": 0.1,
-            "recall": 0.2, "chunk_size": 500, "summary_chars": None, "semantic_weight": 1.0, "model": "m"}
+    base = {
+        "cell": "c0",
+        "dataset": "ALL",
+        "variant": "baseline",
+        "k": 1,
+        "drm": 0.5,
+        "precision": 0.1,
+        "recall": 0.2,
+        "chunk_size": 500,
+        "summary_chars": None,
+        "semantic_weight": 1.0,
+        "model": "m",
+    }
     df = pd.DataFrame([{**base, **r} for r in rows])
     df["summary_chars"] = df["summary_chars"].astype("Int64")
     return df
@@ -67,8 +78,7 @@ def test_loose_evaluation_tables_form_a_folder_with_a_cell_per_file(sweep_dir, t
         rows.to_csv(loose / f"{variant}.csv", index=False)
     (loose / "notes.csv").write_text("a,b\n1,2\n")  # not a results table: ignored
     (found,) = curves.list_sweeps([tmp_path])
-    assert found.name == "lbr-mini" and [p.name for p in found.tables] == ["baseline.csv",
-                                                                            "sac-file-generic-150.csv"]
+    assert found.name == "lbr-mini" and [p.name for p in found.tables] == ["baseline.csv", "sac-file-generic-150.csv"]
     table = curves.load_folder(found)
     assert set(table["cell"]) == {"baseline", "sac-file-generic-150"}
     assert len(table) == len(df)
@@ -101,16 +111,27 @@ def test_flipped_on_the_real_sweep_matches_a_hand_join(sweep_dir):
 
 
 def test_selector_options_and_defaults_prefer_the_papers_main_setting():
-    df = _table([{"chunk_size": 200}, {"chunk_size": 500}, {"variant": "sac", "summary_chars": 300},
-                 {"variant": "sac", "summary_chars": 150}, {"semantic_weight": 0.5}])
+    df = _table(
+        [
+            {"chunk_size": 200},
+            {"chunk_size": 500},
+            {"variant": "sac", "summary_chars": 300},
+            {"variant": "sac", "summary_chars": 150},
+            {"semantic_weight": 0.5},
+        ]
+    )
     opts = curves.selector_options(df)
     assert opts["chunk_size"] == [200, 500]
     assert opts["summary_chars"] == [150, 300]
     assert opts["semantic_weight"] == [0.5, 1.0]
     assert opts["model"] == ["m"]
     assert "protocol" not in opts  # not in the table
-    assert curves.default_choices(opts) == {"chunk_size": 500, "summary_chars": 150, "semantic_weight": 1.0,
-                                            "model": "m"}
+    assert curves.default_choices(opts) == {
+        "chunk_size": 500,
+        "summary_chars": 150,
+        "semantic_weight": 1.0,
+        "model": "m",
+    }
     assert curves.default_choices({"chunk_size": [200, 800]}) == {"chunk_size": 200}
 
 
@@ -123,9 +144,13 @@ def test_the_page_opens_on_the_full_grid_when_present(tmp_path):
 
 def test_other_selectors_are_offered_only_when_they_vary_within_the_chosen_setting():
     # chunk 500 ran through torch, chunk 800 through ONNX; chunk 800 also ran with two seeds
-    df = _table([{"chunk_size": 500, "backend": "torch", "seed": 1},
-                 {"chunk_size": 800, "backend": "onnx", "seed": 1},
-                 {"chunk_size": 800, "backend": "onnx", "seed": 2}])
+    df = _table(
+        [
+            {"chunk_size": 500, "backend": "torch", "seed": 1},
+            {"chunk_size": 800, "backend": "onnx", "seed": 1},
+            {"chunk_size": 800, "backend": "onnx", "seed": 2},
+        ]
+    )
     main = curves.selector_options(df)
     assert "backend" not in main and "seed" not in main
     choices = curves.default_choices(main)
@@ -135,13 +160,15 @@ def test_other_selectors_are_offered_only_when_they_vary_within_the_chosen_setti
 
 
 def test_select_keeps_the_baseline_for_any_summary_length():
-    df = _table([
-        {"cell": "b", "variant": "baseline"},
-        {"cell": "s150", "variant": "sac-150", "summary_chars": 150},
-        {"cell": "s300", "variant": "sac-300", "summary_chars": 300},
-        {"cell": "b200", "variant": "baseline", "chunk_size": 200},
-        {"cell": "bw", "variant": "baseline", "semantic_weight": 0.25},
-    ])
+    df = _table(
+        [
+            {"cell": "b", "variant": "baseline"},
+            {"cell": "s150", "variant": "sac-150", "summary_chars": 150},
+            {"cell": "s300", "variant": "sac-300", "summary_chars": 300},
+            {"cell": "b200", "variant": "baseline", "chunk_size": 200},
+            {"cell": "bw", "variant": "baseline", "semantic_weight": 0.25},
+        ]
+    )
     got = curves.select(df, {"chunk_size": 500, "summary_chars": 300, "semantic_weight": 1.0})
     assert list(got["cell"]) == ["b", "s300"]
     got = curves.select(df, {"semantic_weight": 0.25})
@@ -157,8 +184,13 @@ def test_orders_and_colors():
 
 
 def test_mean_over_k_is_the_plain_mean_skipping_nan():
-    df = _table([{"k": 1, "drm": 0.2, "precision": 0.3}, {"k": 2, "drm": 0.4, "precision": 0.1},
-                 {"k": 4, "drm": NAN, "precision": 0.2}])
+    df = _table(
+        [
+            {"k": 1, "drm": 0.2, "precision": 0.3},
+            {"k": 2, "drm": 0.4, "precision": 0.1},
+            {"k": 4, "drm": NAN, "precision": 0.2},
+        ]
+    )
     means = curves.mean_over_k(df)
     assert len(means) == 1
     assert means.loc[0, "drm"] == pytest.approx(0.3)  # (0.2 + 0.4) / 2, NaN skipped
@@ -170,8 +202,12 @@ def test_mean_over_k_is_the_plain_mean_skipping_nan():
 
 
 def test_curves_figure_one_line_per_metric_dataset_variant_and_paper_marks():
-    rows = [{"dataset": d, "variant": v, "cell": v, "k": k}
-            for d in ("ALL", "cuad") for v in ("baseline", "sac") for k in (1, 2, 4, 8)]
+    rows = [
+        {"dataset": d, "variant": v, "cell": v, "k": k}
+        for d in ("ALL", "cuad")
+        for v in ("baseline", "sac")
+        for k in (1, 2, 4, 8)
+    ]
     df = _table(rows)
     refs = paper.matching(500, 150, 1.0, k=8)  # the per-dataset DRM points, one of them cuad
     fig = curves.curves_figure(df, curves.METRICS, refs)
@@ -187,8 +223,17 @@ def test_curves_figure_one_line_per_metric_dataset_variant_and_paper_marks():
 
 
 def test_means_figure_and_table_put_ours_beside_the_paper():
-    means = pd.DataFrame({"dataset": "ALL", "variant": ["baseline", "sac"], "cell": ["b", "s"],
-                          "drm": [0.6, 0.2], "precision": [0.05, 0.1], "recall": [0.3, 0.4], "ks": "1,2"})
+    means = pd.DataFrame(
+        {
+            "dataset": "ALL",
+            "variant": ["baseline", "sac"],
+            "cell": ["b", "s"],
+            "drm": [0.6, 0.2],
+            "precision": [0.05, 0.1],
+            "recall": [0.3, 0.4],
+            "ks": "1,2",
+        }
+    )
     refs = paper.matching(500, 150, 1.0)
     fig = curves.means_figure(means, refs)
     names = [t.name for t in fig.data]
@@ -204,9 +249,21 @@ def test_means_figure_and_table_put_ours_beside_the_paper():
 
 
 def test_significance_view_filters_setting_and_variants():
-    sig = pd.DataFrame({"variant_a": ["baseline", "baseline", "x"], "variant_b": ["sac", "sac", "sac"],
-                        "metric": "drm", "k": 1, "mean_a": 0.5, "mean_b": 0.2, "p_value": 0.01, "wins": 3,
-                        "ties": 0, "losses": 1, "chunk_size": [500, 200, 500]})
+    sig = pd.DataFrame(
+        {
+            "variant_a": ["baseline", "baseline", "x"],
+            "variant_b": ["sac", "sac", "sac"],
+            "metric": "drm",
+            "k": 1,
+            "mean_a": 0.5,
+            "mean_b": 0.2,
+            "p_value": 0.01,
+            "wins": 3,
+            "ties": 0,
+            "losses": 1,
+            "chunk_size": [500, 200, 500],
+        }
+    )
     got = curves.significance_view(sig, {"chunk_size": 500, "summary_chars": 150}, ["baseline", "sac"])
     assert len(got) == 1 and got.loc[0, "variant_a"] == "baseline"
     assert "chunk_size" not in got.columns
@@ -214,8 +271,15 @@ def test_significance_view_filters_setting_and_variants():
 
 def test_flipped_by_cell_with_hand_values():
     results = _table([{"cell": "A", "variant": "baseline"}, {"cell": "B", "variant": "sac"}])
-    pq = pd.DataFrame({"cell": ["A", "A", "A", "B", "B", "B"], "query_id": ["q1", "q2", "q3"] * 2,
-                       "dataset": "d", "k": 4, "drm": [0.5, 0.25, 1.0, 0.0, 0.25, 0.75]})
+    pq = pd.DataFrame(
+        {
+            "cell": ["A", "A", "A", "B", "B", "B"],
+            "query_id": ["q1", "q2", "q3"] * 2,
+            "dataset": "d",
+            "k": 4,
+            "drm": [0.5, 0.25, 1.0, 0.0, 0.25, 0.75],
+        }
+    )
     got = curves.flipped(pq, results, "baseline", "sac", "drm", 4)
     assert got["query_id"].tolist() == ["q1", "q3"]
     assert got["change"].tolist() == pytest.approx([-0.5, -0.25])
@@ -257,16 +321,24 @@ def test_paper_tables_hold_the_published_values():
     t2 = {(p.semantic_weight, p.metric): p.value for p in paper.TABLE_2}
     assert t2[(0.25, "recall")] == pytest.approx(0.3656)
     assert t2[(0.75, "drm")] == pytest.approx(0.1911)
-    assert {p.dataset: p.value for p in paper.DRM_AT_8} == {"cuad": 0.10, "maud": 0.15, "contractnli": 0.42,
-                                                            "privacy_qa": 0.28}
+    assert {p.dataset: p.value for p in paper.DRM_AT_8} == {
+        "cuad": 0.10,
+        "maud": 0.15,
+        "contractnli": 0.42,
+        "privacy_qa": 0.28,
+    }
     assert all(p.approx for p in paper.DRM_AT_8 + paper.BASELINE_DRM)
     assert len(paper.table()) == 18 + 9 + 4 + 1
 
 
 def test_paper_matching():
     main = paper.matching(500, 150, 1.0)
-    assert {(p.method, p.metric) for p in main} == {("sac", "precision"), ("sac", "recall"), ("sac", "drm"),
-                                                   ("baseline", "drm")}
+    assert {(p.method, p.metric) for p in main} == {
+        ("sac", "precision"),
+        ("sac", "recall"),
+        ("sac", "drm"),
+        ("baseline", "drm"),
+    }
     hybrid = paper.matching(500, 150, 0.5)
     assert {p.metric: p.value for p in hybrid} == {"precision": 0.0954, "recall": 0.4147, "drm": 0.1845}
     assert {p.method for p in paper.matching(200, 300, 1.0)} == {"sac"}  # the baseline number is at 500

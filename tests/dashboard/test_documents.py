@@ -9,6 +9,7 @@ from sac_core.engine.data import load_benchmark
 
 DEMO = ("demo_nda", "demo_privacy")
 
+
 def test_queries_citing_lists_every_gold_span_of_a_document_in_order(demo_dir):
     bench = load_benchmark(demo_dir, DEMO, "full")
     pairs = state.queries_citing(bench, "demo_nda/01_Acme.txt")

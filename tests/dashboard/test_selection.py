@@ -13,8 +13,7 @@ def test_parse_selection_defaults_and_values():
     assert sel == state.Selection("cuad", "cuad/12", "who pays?", 16)
 
 
-@pytest.mark.parametrize(("raw", "k"), [("0", 1), ("-3", 1), ("65", 64), ("1000", 64), ("abc", 4), ("", 4),
-                                        ("8", 8)])
+@pytest.mark.parametrize(("raw", "k"), [("0", 1), ("-3", 1), ("65", 64), ("1000", 64), ("abc", 4), ("", 4), ("8", 8)])
 def test_parse_selection_clamps_or_ignores_bad_k(raw, k):
     assert state.parse_selection({"k": raw}).k == k
 

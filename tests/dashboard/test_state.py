@@ -9,6 +9,7 @@ from sac_core.dashboard import state
 
 DEMO = ("demo_nda", "demo_privacy")
 
+
 def test_ensure_demo_corpus_writes_once(tmp_path):
     dest = state.ensure_demo_corpus(tmp_path)
     assert dest == tmp_path / "demo"

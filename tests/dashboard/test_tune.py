@@ -19,8 +19,7 @@ DEMO = ("demo_nda", "demo_privacy")
 def _results(rows: dict[str, dict[str, float]], k: int = 4) -> pd.DataFrame:
     out = []
     for index, values in rows.items():
-        out.append({"index": index, "variant": index.lower(), "k": k,
-                    **{m: values.get(m, 0.0) for m in METRICS}})
+        out.append({"index": index, "variant": index.lower(), "k": k, **{m: values.get(m, 0.0) for m in METRICS}})
     return pd.DataFrame(out)
 
 
@@ -41,11 +40,19 @@ def test_at_k_rows_per_index():
 
 
 def test_diff_table_hand_computed():
-    old = _results({"Baseline": {"drm": 0.50, "precision": 0.10, "recall": 0.40},
-                    "SAC generic": {"drm": 0.30, "precision": 0.20, "recall": 0.50}})
-    new = _results({"Baseline": {"drm": 0.50, "precision": 0.08, "recall": 0.60},
-                    "SAC generic": {"drm": 0.20, "precision": 0.20, "recall": 0.45},
-                    "SAC expert": {"drm": 0.10, "precision": 0.30, "recall": 0.70}})
+    old = _results(
+        {
+            "Baseline": {"drm": 0.50, "precision": 0.10, "recall": 0.40},
+            "SAC generic": {"drm": 0.30, "precision": 0.20, "recall": 0.50},
+        }
+    )
+    new = _results(
+        {
+            "Baseline": {"drm": 0.50, "precision": 0.08, "recall": 0.60},
+            "SAC generic": {"drm": 0.20, "precision": 0.20, "recall": 0.45},
+            "SAC expert": {"drm": 0.10, "precision": 0.30, "recall": 0.70},
+        }
+    )
     diff = tune.diff_table(new, old, 4).set_index(["index", "metric"])
     assert diff.loc[("Baseline", "drm"), "change"] == 0.0
     assert diff.loc[("Baseline", "drm"), "better"] is None  # unchanged

@@ -30,9 +30,14 @@ def _hit(text: str = "a<b>", path: str = FP, start: int = 0, score: float = 0.5)
     return Hit(Chunk(path, start, start + len(text), text), score)
 
 
-@pytest.mark.parametrize(("gold_doc", "cls", "badge"), [(True, "sac-hit ok", "✓ gold document"),
-                                                        (False, "sac-hit bad", "✗ wrong document"),
-                                                        (None, "sac-hit free sac-free", "document")])
+@pytest.mark.parametrize(
+    ("gold_doc", "cls", "badge"),
+    [
+        (True, "sac-hit ok", "✓ gold document"),
+        (False, "sac-hit bad", "✗ wrong document"),
+        (None, "sac-hit free sac-free", "document"),
+    ],
+)
 def test_hit_card_marks_the_document(gold_doc, cls, badge):
     html = views.hit_card(3, _hit(score=0.12345), gold_doc, [])
     assert html.startswith(f'<div class="{cls}">')
@@ -47,21 +52,33 @@ def test_hit_card_escapes_the_path():
     assert "&lt;img" in html
 
 
-@pytest.mark.parametrize(("value", "text"), [(1.0, "100%"), (0.0, "0%"), (1 / 3, "33.3%"), (0.5, "50%"),
-                                             (0.15904, "15.9%"), (None, "—"), (float("nan"), "—")])
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(1.0, "100%"), (0.0, "0%"), (1 / 3, "33.3%"), (0.5, "50%"), (0.15904, "15.9%"), (None, "—"), (float("nan"), "—")],
+)
 def test_fmt_pct(value, text):
     assert views.fmt_pct(value) == text
 
 
-@pytest.mark.parametrize(("value", "ref", "text"), [(0.2, 0.5, "-30.0 pts"), (0.5, 0.2, "+30.0 pts"),
-                                                     (0.3, 0.3, "±0 pts"), (0.3, 0.3004, "±0 pts"),
-                                                     (float("nan"), 0.2, None), (0.2, None, None)])
+@pytest.mark.parametrize(
+    ("value", "ref", "text"),
+    [
+        (0.2, 0.5, "-30.0 pts"),
+        (0.5, 0.2, "+30.0 pts"),
+        (0.3, 0.3, "±0 pts"),
+        (0.3, 0.3004, "±0 pts"),
+        (float("nan"), 0.2, None),
+        (0.2, None, None),
+    ],
+)
 def test_delta_pts(value, ref, text):
     assert views.delta_pts(value, ref) == text
 
 
-@pytest.mark.parametrize(("share", "label"), [(1.0, "found"), (0.9999999999, "found"), (0.4, "partly 40%"),
-                                              (0.004, "partly 0%"), (0.0, "missed")])
+@pytest.mark.parametrize(
+    ("share", "label"),
+    [(1.0, "found"), (0.9999999999, "found"), (0.4, "partly 40%"), (0.004, "partly 0%"), (0.0, "missed")],
+)
 def test_coverage_label(share, label):
     assert views.coverage_label(share) == label
 
@@ -81,8 +98,10 @@ def test_context_window_clamps_to_the_document():
 def test_gold_context_html_shows_the_span_with_context_and_ellipses():
     text = "aaaaaGOLDbbbbb"
     html = views.gold_context_html(text, Span(FP, 5, 9), [Span(FP, 5, 9)], context=2)
-    assert html == ('<div class="sac-context">… <span class="muted">aa</span><mark class="gold">GOLD</mark>'
-                    '<span class="muted">bb</span> …</div>')
+    assert html == (
+        '<div class="sac-context">… <span class="muted">aa</span><mark class="gold">GOLD</mark>'
+        '<span class="muted">bb</span> …</div>'
+    )
     whole = views.gold_context_html(text, Span(FP, 5, 9), [Span(FP, 5, 9)], context=50)
     assert "…" not in whole
 
@@ -100,8 +119,10 @@ def test_summary_rows_put_gold_documents_first_then_retrieval_order():
 
 
 def test_summary_table_escapes_summaries_and_paths():
-    rows = [views.SummaryRow("<x>.txt", True, ("SAC",), (("SAC", "<script>bad()</script>"),)),
-            views.SummaryRow("y.txt", False, (), (("SAC", None),))]
+    rows = [
+        views.SummaryRow("<x>.txt", True, ("SAC",), (("SAC", "<script>bad()</script>"),)),
+        views.SummaryRow("y.txt", False, (), (("SAC", None),)),
+    ]
     html = views.summary_table(rows)
     assert "<script>" not in html and "&lt;script&gt;bad()" in html
     assert "<code>&lt;x&gt;.txt</code>" in html

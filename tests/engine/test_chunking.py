@@ -39,8 +39,11 @@ def test_bad_sizes_are_rejected():
 
 
 def test_rcts_parity_with_langchain_on_real_text(real_data):
-    doc = read_document(real_data, "privacy_qa/Fiverr.txt") if (real_data / "corpus/privacy_qa/Fiverr.txt").exists() \
+    doc = (
+        read_document(real_data, "privacy_qa/Fiverr.txt")
+        if (real_data / "corpus/privacy_qa/Fiverr.txt").exists()
         else next(iter(load_benchmark(real_data, "privacy_qa", "lbr-mini").documents.values()))
+    )
     for size, overlap in [(500, 0), (200, 0), (800, 100)]:
         chunks = chunk_document(doc.file_path, doc.text, "rcts", size, overlap)
         assert [c.text for c in chunks] == langchain_chunks(doc.text, size, overlap)

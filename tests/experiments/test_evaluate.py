@@ -25,9 +25,7 @@ def run(bench, demo_dir, embed_cache, **changes):
 
 def test_results_have_a_row_per_dataset_and_k_with_config_columns(bench, demo_dir, embed_cache):
     ev = run(bench, demo_dir, embed_cache, ks=(1, 4))
-    assert set(zip(ev.results["dataset"], ev.results["k"])) == {
-        (d, k) for d in (*DEMO, "ALL") for k in (1, 4)
-    }
+    assert set(zip(ev.results["dataset"], ev.results["k"])) == {(d, k) for d in (*DEMO, "ALL") for k in (1, 4)}
     for column in ("variant", "drm", "precision", "recall", "hit", "mrr", "ndcg", "chunk_size", "model", "protocol"):
         assert column in ev.results.columns
     assert set(ev.run) == {q.query_id for q in bench.queries}
@@ -36,8 +34,14 @@ def test_results_have_a_row_per_dataset_and_k_with_config_columns(bench, demo_di
 
 def test_sac_removes_document_mismatch_on_near_identical_ndas(bench, demo_dir, embed_cache):
     base = run(bench, demo_dir, embed_cache, ks=(4,))
-    sac = run(bench, demo_dir, embed_cache, ks=(4,), method="sac",
-              summary=SummaryConfig(provider="file", prompt="generic", chars=150))
+    sac = run(
+        bench,
+        demo_dir,
+        embed_cache,
+        ks=(4,),
+        method="sac",
+        summary=SummaryConfig(provider="file", prompt="generic", chars=150),
+    )
     get = lambda ev: ev.results.set_index(["dataset", "k"]).loc[("demo_nda", 4)]
     assert sac.config.variant == "sac-file-generic-150"
     assert get(sac)["drm"] < get(base)["drm"]
@@ -52,8 +56,24 @@ def test_hybrid_and_bm25_run(bench, demo_dir, embed_cache):
 
 def test_cli_writes_results_and_run_file(demo_dir, embed_cache, tmp_path, capsys):
     out, run_out = tmp_path / "r.csv", tmp_path / "run.jsonl"
-    code = main(["evaluate", "--data", str(demo_dir), "--protocol", "full", "--k", "1,2", "--quiet",
-                 "--cache-dir", str(embed_cache), "--out", str(out), "--run-out", str(run_out)])
+    code = main(
+        [
+            "evaluate",
+            "--data",
+            str(demo_dir),
+            "--protocol",
+            "full",
+            "--k",
+            "1,2",
+            "--quiet",
+            "--cache-dir",
+            str(embed_cache),
+            "--out",
+            str(out),
+            "--run-out",
+            str(run_out),
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "drm" in printed and "@2" in printed

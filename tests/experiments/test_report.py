@@ -9,8 +9,18 @@ def table():
     for variant, drm in (("baseline", 0.6), ("sac", 0.2)):
         for k in (1, 2):
             for ds in ("a", "b", "ALL"):
-                rows.append({"dataset": ds, "variant": variant, "k": k, "chunk_size": 500, "semantic_weight": 1.0,
-                             "drm": drm + 0.1 * k, "precision": 0.1 * k, "recall": 0.2 * k})
+                rows.append(
+                    {
+                        "dataset": ds,
+                        "variant": variant,
+                        "k": k,
+                        "chunk_size": 500,
+                        "semantic_weight": 1.0,
+                        "drm": drm + 0.1 * k,
+                        "precision": 0.1 * k,
+                        "recall": 0.2 * k,
+                    }
+                )
     return pd.DataFrame(rows)
 
 

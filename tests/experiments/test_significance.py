@@ -28,12 +28,17 @@ def test_clear_improvement_is_significant_and_drm_direction():
 
 
 def test_compare_methods_and_flips():
-    per_query = pd.DataFrame({
-        "variant": ["base"] * 3 + ["sac"] * 3,
-        "query_id": ["q0", "q1", "q2"] * 2, "dataset": ["d"] * 6, "k": [1] * 6,
-        "drm": [1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
-        "precision": [0.0, 0.0, 0.5, 0.5, 0.0, 0.5], "recall": [0.0, 0.0, 1.0, 1.0, 0.0, 1.0],
-    })
+    per_query = pd.DataFrame(
+        {
+            "variant": ["base"] * 3 + ["sac"] * 3,
+            "query_id": ["q0", "q1", "q2"] * 2,
+            "dataset": ["d"] * 6,
+            "k": [1] * 6,
+            "drm": [1.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+            "precision": [0.0, 0.0, 0.5, 0.5, 0.0, 0.5],
+            "recall": [0.0, 0.0, 1.0, 1.0, 0.0, 1.0],
+        }
+    )
     table = compare_methods(per_query, "base", "sac").set_index("metric")
     assert table.loc["drm", "wins"] == 1 and table.loc["drm", "ties"] == 2
     assert table.loc["drm", "mean_b"] == pytest.approx(1 / 3)

@@ -26,15 +26,18 @@ def test_grid_cells_deduplicate_baselines(tmp_path):
     path.write_text(SWEEP)
     sweep = load_sweep(path)
     assert [(c.variant, c.semantic_weight) for c in sweep.cells] == [
-        ("baseline", 1.0), ("baseline", 0.5),
-        ("sac-file-generic-150", 1.0), ("sac-file-generic-150", 0.5),
-        ("sac-file-expert-150", 1.0), ("sac-file-expert-150", 0.5),
+        ("baseline", 1.0),
+        ("baseline", 0.5),
+        ("sac-file-generic-150", 1.0),
+        ("sac-file-generic-150", 0.5),
+        ("sac-file-expert-150", 1.0),
+        ("sac-file-expert-150", 0.5),
     ]
 
 
 def test_bad_setting_names_the_file_and_grid(tmp_path):
     path = tmp_path / "bad.toml"
-    path.write_text('[[grid]]\nchunk_sise = [1]\n')
+    path.write_text("[[grid]]\nchunk_sise = [1]\n")
     with pytest.raises(SweepError, match=r"bad\.toml \[\[grid\]\] #1: unknown setting 'chunk_sise'"):
         load_sweep(path)
 
@@ -60,8 +63,13 @@ def test_sweep_runs_caches_and_publishes_partial_results(demo_dir, embed_cache, 
     per_query = pd.read_csv(tmp_path / "c" / "per_query.csv.gz")
     assert len(per_query) == 6 * 66 * 2
     sig = pd.read_csv(tmp_path / "c" / "significance.csv")
-    pair = sig[(sig.variant_a == "baseline") & (sig.variant_b == "sac-file-generic-150") & (sig.metric == "drm")
-               & (sig.k == 4) & (sig.semantic_weight == 1.0)]
+    pair = sig[
+        (sig.variant_a == "baseline")
+        & (sig.variant_b == "sac-file-generic-150")
+        & (sig.metric == "drm")
+        & (sig.k == 4)
+        & (sig.semantic_weight == 1.0)
+    ]
     assert len(pair) == 1 and pair.iloc[0]["wins"] > pair.iloc[0]["losses"]
     assert len(list((tmp_path / "c" / "runs").glob("*.jsonl.gz"))) == 6
 
@@ -87,10 +95,26 @@ def test_significance_pairs_variants_only_within_one_backend():
 
     cells = {"bt": ("baseline", "torch"), "st": ("sac", "torch"), "bo": ("baseline", "onnx"), "so": ("sac", "onnx")}
     base = RunConfig().columns()
-    table = pd.DataFrame([{**base, "cell": c, "variant": v, "backend": b, "dataset": "ALL", "k": 1}
-                          for c, (v, b) in cells.items()])
-    per_query = pd.DataFrame([{"cell": c, "query_id": f"q{i}", "dataset": "d", "k": 1, "drm": float(v == "baseline"),
-                               "precision": 0.0, "recall": 0.0, "hit": 0.0, "mrr": 0.0, "ndcg": 0.0}
-                              for c, (v, _) in cells.items() for i in range(5)])
+    table = pd.DataFrame(
+        [{**base, "cell": c, "variant": v, "backend": b, "dataset": "ALL", "k": 1} for c, (v, b) in cells.items()]
+    )
+    per_query = pd.DataFrame(
+        [
+            {
+                "cell": c,
+                "query_id": f"q{i}",
+                "dataset": "d",
+                "k": 1,
+                "drm": float(v == "baseline"),
+                "precision": 0.0,
+                "recall": 0.0,
+                "hit": 0.0,
+                "mrr": 0.0,
+                "ndcg": 0.0,
+            }
+            for c, (v, _) in cells.items()
+            for i in range(5)
+        ]
+    )
     sig = significance(table, per_query)
     assert sorted(set(zip(sig["a"], sig["b"], sig["backend"]))) == [("bo", "so", "onnx"), ("bt", "st", "torch")]

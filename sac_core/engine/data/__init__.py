@@ -7,7 +7,23 @@ from .protocols import PROTOCOLS, QUERIES_PER_DATASET, select
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
 
 __all__ = [
-    "CACHE_ENV", "DATASETS", "DATA_ENV", "PROTOCOLS", "QUERIES_PER_DATASET", "Benchmark", "BenchmarkError",
-    "Document", "Query", "Span", "available_datasets", "default_cache_dir", "load_benchmark", "parse_datasets",
-    "read_document", "read_queries", "resolve_data_dir", "select", "write_demo_corpus",
+    "CACHE_ENV",
+    "DATASETS",
+    "DATA_ENV",
+    "PROTOCOLS",
+    "QUERIES_PER_DATASET",
+    "Benchmark",
+    "BenchmarkError",
+    "Document",
+    "Query",
+    "Span",
+    "available_datasets",
+    "default_cache_dir",
+    "load_benchmark",
+    "parse_datasets",
+    "read_document",
+    "read_queries",
+    "resolve_data_dir",
+    "select",
+    "write_demo_corpus",
 ]

@@ -143,4 +143,3 @@ def load_benchmark(
                 docs[s.file_path] = read_document(data_dir, s.file_path)
         _check_spans(data_dir, q, answers[q.query_id], docs)
     return Benchmark(tuple(selected), docs)
-

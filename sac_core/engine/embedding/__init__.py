@@ -6,6 +6,15 @@ from .models import DEFAULT_MODEL, model_id, resolve_model_path
 from .onnx_encoder import OnnxEncoder
 
 __all__ = [
-    "BACKENDS", "DEFAULT_MODEL", "Embedder", "Encoder", "OnnxEncoder", "TorchEncoder", "load_encoder", "model_id",
-    "resolve_model_path", "shared_embedder", "text_key",
+    "BACKENDS",
+    "DEFAULT_MODEL",
+    "Embedder",
+    "Encoder",
+    "OnnxEncoder",
+    "TorchEncoder",
+    "load_encoder",
+    "model_id",
+    "resolve_model_path",
+    "shared_embedder",
+    "text_key",
 ]

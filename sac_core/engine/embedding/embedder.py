@@ -61,8 +61,12 @@ class Embedder:
         return int(self.encoder.dim)
 
     def encode(
-        self, texts: Sequence[str], progress: bool = True, desc: str = "embedding",
-        on_progress: Callable[[int, int], None] | None = None, cache: bool = True,
+        self,
+        texts: Sequence[str],
+        progress: bool = True,
+        desc: str = "embedding",
+        on_progress: Callable[[int, int], None] | None = None,
+        cache: bool = True,
     ) -> np.ndarray:
         """Vectors for ``texts`` in order, shape (len(texts), dim), float32, unit length.
 
@@ -89,7 +93,11 @@ class Embedder:
         return np.stack([v for v in (unique[k] for k in keys) if v is not None]).astype(np.float32, copy=False)
 
     def _fill(
-        self, missing: dict[str, str], out: dict[str, np.ndarray | None], progress: bool, desc: str,
+        self,
+        missing: dict[str, str],
+        out: dict[str, np.ndarray | None],
+        progress: bool,
+        desc: str,
         on_progress: Callable[[int, int], None] | None,
     ) -> None:
         order = sorted(missing, key=lambda k: len(missing[k]))  # similar lengths batch with less padding

@@ -40,8 +40,13 @@ class TorchEncoder:
         self.dim = int(self.model.get_embedding_dimension() or 0)
 
     def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
-        return self.model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
-                                 convert_to_numpy=True, show_progress_bar=False).astype(np.float32)
+        return self.model.encode(
+            list(texts),
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        ).astype(np.float32)
 
 
 def load_encoder(model: str, backend: str, cache_dir: Path) -> Encoder:

@@ -29,7 +29,9 @@ class OnnxEncoder:
         self.max_length = int(st.max_seq_length or 512)
         self.dim = int(st.get_embedding_dimension() or 0)
         pooling = next((m for m in st if type(m).__name__ == "Pooling"), None)
-        mode = getattr(pooling, "pooling_mode", None) or ("cls" if getattr(pooling, "pooling_mode_cls_token", False) else "mean")
+        mode = getattr(pooling, "pooling_mode", None) or (
+            "cls" if getattr(pooling, "pooling_mode_cls_token", False) else "mean"
+        )
         if mode not in ("mean", "cls"):
             raise ValueError(f"ONNX backend supports mean or CLS pooling, {model_path} uses {mode!r}")
         self.pooling = mode
@@ -56,8 +58,13 @@ class OnnxEncoder:
     def _encode_sorted(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
         out = []
         for i in range(0, len(texts), batch_size):
-            enc = self.tokenizer(list(texts[i : i + batch_size]), padding=True, truncation=True,
-                                 max_length=self.max_length, return_tensors="np")
+            enc = self.tokenizer(
+                list(texts[i : i + batch_size]),
+                padding=True,
+                truncation=True,
+                max_length=self.max_length,
+                return_tensors="np",
+            )
             feeds = {k: enc[k].astype(np.int64) for k in _INPUTS if k in self.names and k in enc}
             if "token_type_ids" in self.names and "token_type_ids" not in feeds:
                 feeds["token_type_ids"] = np.zeros_like(feeds["input_ids"])
@@ -80,8 +87,9 @@ def _export(st, path: Path) -> None:
             self.model = model
 
         def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.model(input_ids=input_ids, attention_mask=attention_mask,
-                              token_type_ids=token_type_ids).last_hidden_state
+            return self.model(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
 
     model = st[0].auto_model.eval()
     sample = st.tokenizer(["an example", "a second, longer example"], padding=True, return_tensors="pt")
@@ -92,8 +100,13 @@ def _export(st, path: Path) -> None:
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # tracer notes on constant shapes; checked: vectors match torch
         torch.onnx.export(
-            Hidden(model), tuple(sample[k] for k in _INPUTS), str(tmp), input_names=list(_INPUTS),
-            output_names=["last_hidden_state"], opset_version=17, dynamo=False,
+            Hidden(model),
+            tuple(sample[k] for k in _INPUTS),
+            str(tmp),
+            input_names=list(_INPUTS),
+            output_names=["last_hidden_state"],
+            opset_version=17,
+            dynamo=False,
             dynamic_axes={k: {0: "batch", 1: "tokens"} for k in (*_INPUTS, "last_hidden_state")},
         )
     tmp.replace(path)

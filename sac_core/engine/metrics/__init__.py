@@ -10,6 +10,16 @@ from .scoring import DEFAULT_KS, METRICS, mean_by_dataset, score_query, score_ru
 from .spans import MODES, merge_spans, precision_recall
 
 __all__ = [
-    "DEFAULT_KS", "METRICS", "MODES", "drm", "hit", "mean_by_dataset", "merge_spans", "mrr", "ndcg",
-    "precision_recall", "score_query", "score_run",
+    "DEFAULT_KS",
+    "METRICS",
+    "MODES",
+    "drm",
+    "hit",
+    "mean_by_dataset",
+    "merge_spans",
+    "mrr",
+    "ndcg",
+    "precision_recall",
+    "score_query",
+    "score_run",
 ]

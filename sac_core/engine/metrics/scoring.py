@@ -14,6 +14,7 @@ from .spans import precision_recall
 DEFAULT_KS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 METRICS: tuple[str, ...] = ("drm", "precision", "recall", "hit", "mrr", "ndcg")
 
+
 def score_query(retrieved: Sequence[Span], query: Query, k: int, mode: str = "merged") -> dict[str, float]:
     """All metrics for the top-k of one ranked retrieval (best first)."""
     top = list(retrieved[:k])

@@ -24,8 +24,13 @@ class Retriever:
     """Indexes one pool once; ``search`` then answers any number of queries."""
 
     def __init__(
-        self, pool: Pool, embedder: Embedder, semantic_weight: float = 1.0, fusion_depth: int = 100,
-        progress: bool = True, on_progress: Callable[[int, int], None] | None = None,
+        self,
+        pool: Pool,
+        embedder: Embedder,
+        semantic_weight: float = 1.0,
+        fusion_depth: int = 100,
+        progress: bool = True,
+        on_progress: Callable[[int, int], None] | None = None,
     ) -> None:
         self.pool = pool
         self.embedder = embedder
@@ -33,12 +38,17 @@ class Retriever:
         self.fusion_depth = fusion_depth
         self.dense = (
             DenseIndex(embedder.encode(pool.indexed, progress, "embedding chunks", on_progress))
-            if semantic_weight > 0 else None
+            if semantic_weight > 0
+            else None
         )
         self.bm25 = BM25Index(pool.indexed) if semantic_weight < 1 else None
 
     def search(
-        self, queries: Sequence[str], k: int, progress: bool = False, vectors: np.ndarray | None = None,
+        self,
+        queries: Sequence[str],
+        k: int,
+        progress: bool = False,
+        vectors: np.ndarray | None = None,
     ) -> list[list[Hit]]:
         """Top-k hits per query. ``vectors``: the queries' embeddings, if the caller has them already."""
         depth = k if self.bm25 is None or self.dense is None else max(k, self.fusion_depth)
@@ -64,4 +74,3 @@ class Retriever:
 
 def as_spans(hits: Sequence[Hit]) -> list[Span]:
     return [Span(h.chunk.file_path, h.chunk.start, h.chunk.end) for h in hits]
-

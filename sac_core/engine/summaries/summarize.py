@@ -232,7 +232,10 @@ def _from_file(documents: Mapping[str, str], config: SummaryConfig) -> dict[str,
     too_long = [fp for fp in documents if len(provider.summaries[fp]) > limit(config.chars)]
     if too_long:
         log.warning(
-            "%s: %d summaries exceed %d characters (kept as they are)", provider.path, len(too_long), limit(config.chars)
+            "%s: %d summaries exceed %d characters (kept as they are)",
+            provider.path,
+            len(too_long),
+            limit(config.chars),
         )
     return {
         fp: SummaryRecord(

@@ -43,7 +43,12 @@ def test_extractive_on_real_documents_fits_and_is_deterministic(some_documents: 
 
 def test_extractive_names_the_parties_of_known_documents(data_dir: Path) -> None:
     expected = {
-        "maud/Acacia_Communications_Cisco_Systems.txt": ["Agreement and Plan of Merger", "Cisco Systems", "Acacia Communications", "January 14, 2021"],
+        "maud/Acacia_Communications_Cisco_Systems.txt": [
+            "Agreement and Plan of Merger",
+            "Cisco Systems",
+            "Acacia Communications",
+            "January 14, 2021",
+        ],
         "privacy_qa/Fiverr.txt": ["Privacy Policy", "Fiverr"],
     }
     for file_path, parts in expected.items():

@@ -41,7 +41,9 @@ def test_fingerprints_of_typical_documents() -> None:
     assert nda.startswith("Mutual Non-Disclosure Agreement: Acme Robotics, Inc.; Blue Harbor Logistics LLC"), nda
     assert "March 3, 2020" in nda
     merger = fingerprint(MERGER, 300)
-    assert merger.startswith("Agreement and Plan of Merger: Northwind Holdings, Inc.; Orca Merger Sub, Inc.; Cascade Therapeutics, Inc.")
+    assert merger.startswith(
+        "Agreement and Plan of Merger: Northwind Holdings, Inc.; Orca Merger Sub, Inc.; Cascade Therapeutics, Inc."
+    )
     assert "January 14, 2021" in merger and "Orca Milestone" in merger
     privacy = fingerprint(PRIVACY, 150)
     assert privacy.startswith("Privacy Policy: Zephyrly"), privacy

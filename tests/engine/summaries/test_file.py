@@ -24,8 +24,16 @@ def row(fp: str, prompt: str = "generic", chars: int = 150, summary: str = "s") 
 
 
 def test_reads_one_prompt_and_length(tmp_path: Path) -> None:
-    path = jsonl(tmp_path, [row("cuad/a.txt", summary="A150"), row("cuad/a.txt", chars=300, summary="A300"),
-                            row("cuad/a.txt", prompt="expert", summary="Aexp"), "", row("cuad/b.txt", summary="B150")])
+    path = jsonl(
+        tmp_path,
+        [
+            row("cuad/a.txt", summary="A150"),
+            row("cuad/a.txt", chars=300, summary="A300"),
+            row("cuad/a.txt", prompt="expert", summary="Aexp"),
+            "",
+            row("cuad/b.txt", summary="B150"),
+        ],
+    )
     assert read_summary_file(path, "generic", 150) == {"cuad/a.txt": "A150", "cuad/b.txt": "B150"}
     assert read_summary_file(path, "expert", 150) == {"cuad/a.txt": "Aexp"}
 
@@ -43,11 +51,16 @@ def test_missing_documents_are_named_and_counted(tmp_path: Path) -> None:
     path = jsonl(tmp_path, [row("cuad/a.txt")])
     docs = {**DOCS, **{f"maud/{i}.txt": "t" for i in range(7)}}
     config = SummaryConfig(provider="file", summary_file=path)
-    with pytest.raises(SummaryError, match=r"summaries\.jsonl: no summary for 8 of 9 documents \(prompt 'generic', chars 150\): "
-                                           r"cuad/b\.txt, maud/0\.txt, .* and 3 more"):
+    with pytest.raises(
+        SummaryError,
+        match=r"summaries\.jsonl: no summary for 8 of 9 documents \(prompt 'generic', chars 150\): "
+        r"cuad/b\.txt, maud/0\.txt, .* and 3 more",
+    ):
         summarize_documents(docs, config, tmp_path, progress=False)
     with pytest.raises(SummaryError, match="chars 300"):
-        summarize_documents({"cuad/a.txt": "t"}, SummaryConfig(provider="file", summary_file=path, chars=300), tmp_path, progress=False)
+        summarize_documents(
+            {"cuad/a.txt": "t"}, SummaryConfig(provider="file", summary_file=path, chars=300), tmp_path, progress=False
+        )
 
 
 def test_bad_lines_name_the_line_number(tmp_path: Path) -> None:
@@ -67,7 +80,9 @@ def test_bad_lines_name_the_line_number(tmp_path: Path) -> None:
 
 def test_missing_file_and_missing_setting(tmp_path: Path) -> None:
     with pytest.raises(SummaryError, match=r"nope\.jsonl: summary file not found"):
-        summarize_documents(DOCS, SummaryConfig(provider="file", summary_file=tmp_path / "nope.jsonl"), tmp_path, progress=False)
+        summarize_documents(
+            DOCS, SummaryConfig(provider="file", summary_file=tmp_path / "nope.jsonl"), tmp_path, progress=False
+        )
     with pytest.raises(SummaryError, match="provider 'file' needs summary_file"):
         summarize_documents(DOCS, SummaryConfig(provider="file"), tmp_path, progress=False)
     resolved = SummaryConfig(provider="file").resolved(tmp_path)

@@ -120,12 +120,18 @@ def last_user_message(request: dict) -> str:
 
 
 def test_normal_answer_is_used_as_is_with_paper_prompt_and_settings(serve, tmp_path: Path) -> None:
-    server = serve(script(Reply("Mutual NDA between Acme Corp. and Beta LLC (2020).", prompt_tokens=321, completion_tokens=12)))
+    server = serve(
+        script(Reply("Mutual NDA between Acme Corp. and Beta LLC (2020).", prompt_tokens=321, completion_tokens=12))
+    )
     records = summarize_documents({"nda/a.txt": DOC}, config(server.url), tmp_path, api_key=API_KEY, progress=False)
     record = records["nda/a.txt"]
     assert record.summary == "Mutual NDA between Acme Corp. and Beta LLC (2020)."
     assert (record.provider, record.model, record.prompt_id, record.prompt_version, record.chars) == (
-        "openai", "gpt-4o-mini", "generic", 1, 150,
+        "openai",
+        "gpt-4o-mini",
+        "generic",
+        1,
+        150,
     )
     assert record.attempts == ((150, len(record.summary)),)
     assert (record.input_tokens, record.output_tokens, record.cached) == (321, 12, False)
@@ -184,7 +190,9 @@ def test_timeout_is_retried(serve, tmp_path: Path) -> None:
 def test_gives_up_after_max_retries_with_clear_error(serve, tmp_path: Path) -> None:
     server = serve(lambda body: Reply(status=500))
     with pytest.raises(SummaryError, match=r"a\.txt: API error 500 .*gave up after 3 requests"):
-        summarize_documents({"a.txt": DOC}, config(server.url, max_retries_api=2), tmp_path, api_key=API_KEY, progress=False)
+        summarize_documents(
+            {"a.txt": DOC}, config(server.url, max_retries_api=2), tmp_path, api_key=API_KEY, progress=False
+        )
     assert len(server.requests) == 3
 
 
@@ -252,7 +260,9 @@ def test_key_from_environment_and_missing_key_error(serve, tmp_path: Path, monke
 def test_long_document_is_sent_as_head_and_tail(serve, tmp_path: Path) -> None:
     server = serve(script(Reply("Long doc summary.")))
     text = "HEAD " + "middle " * 2000 + " TAIL"
-    summarize_documents({"a.txt": text}, config(server.url, max_input_tokens=200), tmp_path, api_key=API_KEY, progress=False)
+    summarize_documents(
+        {"a.txt": text}, config(server.url, max_input_tokens=200), tmp_path, api_key=API_KEY, progress=False
+    )
     content = server.requests[0]["messages"][0]["content"]
     assert "HEAD" in content and "TAIL" in content and "[... DOCUMENT TRUNCATED ...]" in content
     assert content.count("middle") < 130  # 100 tokens ≈ 400 characters from each end

@@ -60,7 +60,9 @@ def test_digest_changes_with_the_text_only() -> None:
 
 
 def test_user_prompt_file(tmp_path: Path) -> None:
-    path = write(tmp_path, {**GOOD, "sections": {"extra": "Be terse."}, "template": "{extra} {char_length}: {document}"})
+    path = write(
+        tmp_path, {**GOOD, "sections": {"extra": "Be terse."}, "template": "{extra} {char_length}: {document}"}
+    )
     prompt = load_prompt(str(path))
     assert (prompt.id, prompt.version, prompt.path) == ("short", 2, str(path))
     assert prompt.render("D", 99) == "Be terse. 99: D"
@@ -73,16 +75,28 @@ def test_user_prompt_file(tmp_path: Path) -> None:
     [
         ('{"id": "x",', r"mine\.json: invalid JSON at line 1, column \d+"),
         ("[1, 2]", r"mine\.json: expected a JSON object"),
-        ({"id": "x", "version": 1, "template": "{char_length}{document}"}, r"mine\.json: missing field\(s\) description"),
+        (
+            {"id": "x", "version": 1, "template": "{char_length}{document}"},
+            r"mine\.json: missing field\(s\) description",
+        ),
         ({**GOOD, "templte": "typo"}, r"mine\.json: unknown field\(s\) templte"),
         ({**GOOD, "version": "1"}, r"mine\.json: field 'version' must be an integer >= 1"),
         ({**GOOD, "version": 0}, r"field 'version' must be an integer >= 1"),
         ({**GOOD, "id": "has space"}, r"field 'id' must match"),
         ({**GOOD, "description": 3}, r"field 'description' must be a string"),
-        ({**GOOD, "template": "no placeholders"}, r"field 'template' lacks placeholder\(s\) \{char_length\}, \{document\}"),
-        ({**GOOD, "template": "{document} {char_length} {text}"}, r"field 'template' has unknown placeholder\(s\) \{text\}"),
+        (
+            {**GOOD, "template": "no placeholders"},
+            r"field 'template' lacks placeholder\(s\) \{char_length\}, \{document\}",
+        ),
+        (
+            {**GOOD, "template": "{document} {char_length} {text}"},
+            r"field 'template' has unknown placeholder\(s\) \{text\}",
+        ),
         ({**GOOD, "template": "{document} {char_length} {"}, r"field 'template': .*literal braces"),
-        ({**GOOD, "retry_template": "shorter please"}, r"field 'retry_template' lacks placeholder\(s\) \{char_length\}"),
+        (
+            {**GOOD, "retry_template": "shorter please"},
+            r"field 'retry_template' lacks placeholder\(s\) \{char_length\}",
+        ),
         ({**GOOD, "sections": ["a"]}, r"field 'sections' must be an object of strings"),
         ({**GOOD, "sections": {"document": "x"}}, r"field 'sections' may not use the reserved name"),
     ],
