@@ -34,7 +34,7 @@ test: lint
 
 # Regenerate the committed screenshots in screenshots/ (headless Chromium; real data when SAC_DATA_DIR is set).
 screenshots: setup
-	$(PY) scripts/screenshots.py
+	$(VENV)/bin/sac screenshots --out screenshots
 
 evaluate: setup
 	$(VENV)/bin/sac evaluate --protocol lbr-mini --datasets all --method baseline --out results/lbr-mini-baseline.csv

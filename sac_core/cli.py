@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .dashboard.screenshots import ScreenshotError, take_screenshots
 from .engine.data import (
     CACHE_ENV,
     PROTOCOLS,
@@ -278,6 +279,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_screenshots(args: argparse.Namespace) -> int:
+    data_dir = resolve_data_dir(args.data) if (args.data or os.environ.get("SAC_DATA_DIR")) else None
+    start = time.perf_counter()
+    shots = take_screenshots(args.out, args.cache_dir or default_cache_dir(), data_dir,
+                             say=lambda m: print(m, file=sys.stderr))  # fmt: skip
+    for path in shots:
+        print(f"wrote {path}")
+    print(f"wall time {time.perf_counter() - start:.1f}s")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sac", description="Summary-Augmented Chunking on LegalBench-RAG")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -337,6 +349,11 @@ def build_parser() -> argparse.ArgumentParser:
     de = sub.add_parser("demo", help="write the generated demo benchmark to a folder")
     de.add_argument("dest", type=Path)
     de.set_defaults(func=cmd_demo)
+    sh = sub.add_parser("screenshots", help="regenerate the committed screenshots of every page (headless Chromium)")
+    sh.add_argument("--out", type=Path, default=Path("screenshots"), help="folder for the PNG files")
+    sh.add_argument("--data", help="LegalBench-RAG directory for the real-data Compare shot (default: $SAC_DATA_DIR)")
+    sh.add_argument("--cache-dir", type=Path, default=None)
+    sh.set_defaults(func=cmd_screenshots)
     return parser
 
 
@@ -344,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (BenchmarkError, SummaryError, ValueError, KeyError) as e:
+    except (BenchmarkError, SummaryError, ScreenshotError, ValueError, KeyError) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"sac: error: {message}", file=sys.stderr)
         return 2

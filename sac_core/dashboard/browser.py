@@ -1,0 +1,137 @@
+"""The real dashboard in a real browser: start ``streamlit run app.py`` on a free port and drive
+Debian's headless Chromium through Playwright, for the end-to-end tests, the committed
+screenshots (``sac screenshots``) and the page timings of ``sac bench``.
+
+Browsers are never downloaded: Playwright drives ``/usr/bin/chromium`` (``scripts/install_browser.sh``)
+with the flags this closed network needs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PROJECT = Path(__file__).resolve().parents[2]  # the folder of app.py
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+)  # fmt: skip
+VIEWPORT = {"width": 1500, "height": 1000}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    log: Path
+    process: subprocess.Popen[bytes]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f}s:\n{log.read_text()[-3000:]}")
+
+
+@contextmanager
+def serve(env: Mapping[str, str], log: Path, timeout: float = 90) -> Iterator[Server]:
+    """The dashboard on 127.0.0.1 at a free port, with ``env`` on top of a clean copy of ours
+    (no ``SAC_DATA_DIR`` or ``OPENAI_API_KEY`` unless ``env`` sets them); stopped on exit."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("SAC_DATA_DIR", "OPENAI_API_KEY", "SAC_DATA_ROOT")}
+    clean.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    clean.update(env)
+    port = free_port()
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+               "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+               "--server.fileWatcherType", "none"]  # fmt: skip
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, cwd=PROJECT, env=clean, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log, timeout)
+        yield Server(url, log, proc)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@contextmanager
+def chromium(playwright: Any) -> Iterator[Any]:
+    """Headless Debian Chromium driven by Playwright (``playwright.sync_api.sync_playwright()``)."""
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"{CHROMIUM} not found: run `bash scripts/install_browser.sh`")
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS), headless=True)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@contextmanager
+def session(env: Mapping[str, str], log: Path) -> Iterator[tuple[Server, Any]]:
+    """A fresh server (see :func:`serve`) and one Chromium page, both closed on exit."""
+    from playwright.sync_api import sync_playwright  # the browser driver, only when a browser is driven
+
+    with serve(env, log) as server, sync_playwright() as p, chromium(p) as chrome:
+        yield server, chrome.new_page(viewport=VIEWPORT)
+
+
+def settle(page: Any, timeout: float = 60) -> None:
+    """Wait until Streamlit has finished running the script (no 'Running…' status widget)."""
+    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout * 1000)
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 3:
+        running = page.locator('[data-testid="stStatusWidget"]').count() > 0
+        quiet = 0 if running else quiet + 1
+        page.wait_for_timeout(400)
+
+
+def screenshot(page: Any, path: Path) -> Path:
+    """A screenshot of the whole page (the viewport grows to the main area's height)."""
+    height = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('[data-testid=\"stMain\"], section.main, body')]"
+        ".map(e => e.scrollHeight))"
+    )
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": max(900, min(int(height) + 60, 7000))})
+    page.wait_for_timeout(800)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(VIEWPORT)
+    return path
+
+
+_ABSOLUTE = re.compile(r"(?<![\w.:/])/(?:work|home|root|tmp|usr|opt|var|mnt|srv|Users)/[^\s\"'<>]*")
+
+
+def absolute_paths(text: str) -> list[str]:
+    """Absolute paths of a machine in ``text`` (what a committed screenshot must not show)."""
+    return _ABSOLUTE.findall(text)

@@ -1,0 +1,80 @@
+"""``sac screenshots``: regenerate the committed screenshots of every page in headless Chromium.
+
+The server runs from the project folder with paths given relative to it, and every page's text is
+checked for absolute paths of this machine before its picture is kept: a committed screenshot
+shows no ``/home/...`` or ``/work/...``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..engine.data import available_datasets
+from . import browser
+from .curves import demo_sweep, run_with_progress
+from .state import ensure_demo_corpus
+
+BUILD_TIMEOUT = 1_800_000  # ms: a cold build of the real lbr-mini indexes takes minutes
+
+
+class ScreenshotError(RuntimeError):
+    """A page could not be shot, or showed something a committed picture must not (an absolute path)."""
+
+
+def relative_to_project(path: Path) -> str:
+    """``path`` as the sidebar should show it: relative to the project folder."""
+    return os.path.relpath(Path(path).resolve(), browser.PROJECT)
+
+
+def _shoot(page: Any, out: Path, name: str, shots: list[Path]) -> None:
+    browser.settle(page)
+    values = page.eval_on_selector_all("input, textarea", "els => els.map(e => e.value)")
+    found = browser.absolute_paths("\n".join([page.locator("body").inner_text(), *values]))
+    if found:
+        raise ScreenshotError(f"the {name} page shows absolute paths {sorted(set(found))[:3]}: not kept")
+    shots.append(browser.screenshot(page, out / f"{name}.png"))
+
+
+def take_screenshots(
+    out: Path, cache_dir: Path, data_dir: Path | None = None, say: Callable[[str], None] = print
+) -> list[Path]:
+    """Every page on the demo corpus (with a small demo sweep for Curves), and Compare on
+    ``data_dir`` (LegalBench-RAG, lbr-mini) when given. Returns the files written."""
+    demo = ensure_demo_corpus(cache_dir)
+    shots: list[Path] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        results = Path(tmp) / "results"
+        say("running the demo sweep for the Curves page …")
+        sweep = demo_sweep(available_datasets(demo), chunk_sizes=(500,))
+        run_with_progress(sweep, demo, cache_dir, results / sweep.name)
+        env = {"SAC_CACHE_DIR": relative_to_project(cache_dir), "SAC_RESULTS_DIR": relative_to_project(results)}
+        with browser.session(env, Path(tmp) / "streamlit.log") as (server, page):
+            say("compare (demo) …")
+            page.goto(f"{server.url}/?dataset=demo_nda&q=demo_nda%2F1&k=3")
+            page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)
+            _shoot(page, out, "compare", shots)
+            say("curves …")
+            page.goto(f"{server.url}/curves")
+            page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+            _shoot(page, out, "curves", shots)
+            say("tune …")
+            page.goto(f"{server.url}/tune")
+            page.get_by_role("button", name="Apply").click()
+            page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
+            _shoot(page, out, "tune", shots)
+            say("documents …")
+            page.goto(f"{server.url}/documents")
+            page.wait_for_selector(".sac-doc", timeout=60_000)
+            _shoot(page, out, "documents", shots)
+        if data_dir is not None:
+            env["SAC_DATA_DIR"] = relative_to_project(data_dir)
+            with browser.session(env, Path(tmp) / "streamlit-real.log") as (server, page):
+                say("compare (LegalBench-RAG, lbr-mini; the first build embeds the three indexes) …")
+                page.goto(f"{server.url}/?dataset=privacy_qa&k=4")
+                page.wait_for_selector(".sac-hit", timeout=BUILD_TIMEOUT)
+                _shoot(page, out, "compare-lbr-mini", shots)
+    return shots
