@@ -31,5 +31,5 @@ def test_sac_prepends_the_documents_summary_and_keeps_the_span():
 
 
 def test_a_missing_summary_names_the_document():
-    with pytest.raises(KeyError, match="b/two.txt"):
+    with pytest.raises(KeyError, match=r"b/two\.txt"):
         build_pool(DOCS, "naive", chunk_size=12, summaries={"a/one.txt": "A."})

@@ -20,7 +20,7 @@ VECTORS = {  # unit vectors chosen by hand: cos(query, text 0) = 0.96, cos(query
 class FakeEmbedder:
     """Looks vectors up instead of running a model (the Retriever only calls ``encode``)."""
 
-    def encode(self, texts, progress=False, desc="", on_progress=None, cache=True):  # noqa: ARG002
+    def encode(self, texts, progress=False, desc="", on_progress=None, cache=True):
         return np.array([VECTORS[t] for t in texts], dtype=np.float32)
 
 
