@@ -31,7 +31,8 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-settings = ui.sidebar()
-ui.style()
-ui.banner(settings)
-page.run()
+with ui.timed(page.title):  # the server time of this run, for `sac bench` (only when $SAC_TIMING_LOG is set)
+    settings = ui.sidebar()
+    ui.style()
+    ui.banner(settings)
+    page.run()

@@ -38,7 +38,7 @@ query_key = f"cmp_query::{dataset}"
 if st.session_state.get(query_key) not in ids[dataset]:
     st.session_state[query_key] = saved.query_id if saved.query_id in ids[dataset] else ids[dataset][0]
 query_id = top[1].selectbox(
-    f"Benchmark query ({len(ids[dataset])} in {dataset}; type to search)",
+    f"Benchmark query ({len(ids[dataset])} in {views.md(dataset)}; type to search)",
     ids[dataset],
     key=query_key,
     format_func=lambda qid: f"{qid} · {ws.queries[qid].text[:160]}",
@@ -56,16 +56,15 @@ st.query_params.from_dict(selection.selection_params(chosen))  # a shareable lin
 
 query = None if text else ws.queries[query_id]
 asked = text or query.text
-label = "free text" if query is None else f"query <code>{views.esc(query.query_id)}</code>"
-st.markdown(views.md_safe(f'<div class="sac-context"><b>{label}:</b> {views.esc(asked)}</div>'), unsafe_allow_html=True)
+st.markdown(views.query_html(None if query is None else query.query_id, asked), unsafe_allow_html=True)
 
 results = ws.search(asked, int(k), query)
 baseline = next((r for r in results if r.column.config.method == "baseline"), None)
 for col, r in zip(st.columns(len(results)), results):
     with col:
-        st.markdown(f"#### {r.column.name}")
+        st.markdown(f"#### {views.md(r.column.name)}")
         st.caption(
-            f"`{r.column.config.variant}` · chunk {r.column.config.chunk_size} · "
+            f"{views.md(r.column.config.variant)} · chunk {r.column.config.chunk_size} · "
             f"weight {r.column.config.semantic_weight:g}"
         )
         if r.metrics is not None:
@@ -96,11 +95,7 @@ if query is not None:
     st.caption(f"Each gold span in its document (±300 characters), and the share of it inside each index's top {k}.")
     for span, shares in compare.gold_coverage(query, results):
         doc = ws.bench.documents[span.file_path]
-        head = (
-            f'<div class="sac-head"><code>{views.esc(span.file_path)}</code> characters '
-            f"[{span.start:,}, {span.end:,}) &nbsp; {views.coverage_badges(shares)}</div>"
-        )
-        st.markdown(views.md_safe(head) + views.gold_context_html(doc.text, span, query.gold), unsafe_allow_html=True)
+        st.markdown(views.gold_span_html(doc.text, span, query.gold, shares), unsafe_allow_html=True)
 
 sac = [r for r in results if r.column.config.method == "sac"]
 if sac:
@@ -117,7 +112,9 @@ if sac:
     st.markdown(views.summary_table(rows), unsafe_allow_html=True)
     for r in sac:
         cfg = r.column.config.summary
-        with st.expander(f"How the “{r.column.name}” summaries were made ({cfg.provider}, {cfg.chars} characters)"):
+        with st.expander(
+            f"How the “{views.md(r.column.name)}” summaries were made ({cfg.provider}, {cfg.chars} characters)"
+        ):
             if cfg.provider == "extractive":
                 st.markdown(
                     "No prompt and no model: an offline fingerprint of the text (title, parties, date, "
@@ -125,13 +122,13 @@ if sac:
                 )
                 continue
             if cfg.provider == "file":
+                source = compare.summary_source(cfg, s.source.data_dir)
                 st.caption(
-                    f"Read from `{cfg.resolved(s.source.data_dir).summary_file}`, written with the "
-                    f"“{cfg.prompt_name}” prompt below."
+                    f"Read from {views.md(source)}, written with the “{views.md(cfg.prompt_name)}” prompt below."
                 )
             try:
                 prompt = compare.load_prompt(cfg.prompt)
-                st.caption(f"Prompt `{prompt.id}` v{prompt.version}: {prompt.description}")
+                st.caption(f"Prompt {views.md(prompt.id)} v{prompt.version}: {views.md(prompt.description)}")
                 st.code(prompt.text, language=None, wrap_lines=True)
             except compare.SummaryError as e:
-                st.error(str(e))
+                st.error(views.md(e))

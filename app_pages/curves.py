@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import shared as ui
-from sac_core.dashboard import curves, state
+from sac_core.dashboard import curves, state, views
 from sac_core.dashboard.curves import paper
 
 s = ui.settings()
@@ -49,7 +49,7 @@ def _demo_sweep_button() -> None:
                 sweep, demo, s.cache_dir, curves.demo_results_root(s.cache_dir) / sweep.name, ui.progress_callback(bar)
             )
         except ui.LOAD_ERRORS as e:
-            st.error(f"The demo sweep failed: {e}")
+            st.error(f"The demo sweep failed: {views.md(e)}")
             st.stop()
         bar.empty()
         st.rerun()
@@ -58,10 +58,10 @@ def _demo_sweep_button() -> None:
 sweeps = curves.list_sweeps(roots)
 if not sweeps:
     st.info(
-        f"No sweep results yet: no `<name>/results.csv` under `{roots[0]}` (set `{curves.RESULTS_ENV}` to look "
-        "elsewhere). Make one with\n\n"
+        f"No sweep results yet: no `<name>/results.csv` under {views.md(roots[0])} (set `{curves.RESULTS_ENV}` to "
+        "look elsewhere). Make one with\n\n"
         "```bash\nsac sweep --config sweeps/lbr-mini-grid.toml --data /path/to/legalbench-rag\n```\n\n"
-        f"which writes `{roots[0]}/lbr-mini-grid/` (results.csv, per_query.csv.gz, significance.csv)."
+        f"which writes {views.md(roots[0] / 'lbr-mini-grid')} (results.csv, per_query.csv.gz, significance.csv)."
     )
     _demo_sweep_button()
     st.stop()
@@ -76,7 +76,7 @@ sweep = st.selectbox(
 try:
     df = _load(sweep)
 except (ValueError, OSError, pd.errors.ParserError) as e:
-    st.error(str(e))
+    st.error(views.md(e))
     st.stop()
 
 names = {
@@ -193,7 +193,8 @@ if sweep.significance.is_file() or sweep.per_query.is_file():
                 ],
             )
         st.caption(
-            f"{len(table)} queries whose {curves.METRIC_LABELS[metric]}@{k} differs between {a} and {b}, "
+            f"{len(table)} queries whose {curves.METRIC_LABELS[metric]}@{k} differs between {views.md(a)} and "
+            f"{views.md(b)}, "
             "biggest change first ('open' shows the query on the Compare page, with the same data directory)."
         )
         st.dataframe(

@@ -26,7 +26,7 @@ top = st.columns([1.2, 4, 1.3, 1.3])
 dataset = top[0].selectbox("Dataset", datasets, key="doc_dataset")
 paths = sorted(fp for fp, d in bench.documents.items() if d.dataset == dataset)
 file_path = top[1].selectbox(
-    f"Document ({len(paths)} in {dataset}; type to search)",
+    f"Document ({len(paths)} in {views.md(dataset)}; type to search)",
     paths,
     key=f"doc_path::{dataset}",
     format_func=lambda p: f"{p} · {len(bench.documents[p].text):,} characters · {len(spans_in[p])} gold spans",
@@ -48,13 +48,13 @@ if ask:
             file_path, doc.text, s.provider, s.chars, s.source.data_dir, s.cache_dir, ui.api_key(s)
         )
     except (documents.SummaryError, OSError, KeyError) as e:
-        st.error(f"No summaries: {e}")
+        st.error(f"No summaries: {views.md(e)}")
         summaries = {}
     for col, (prompt, summary) in zip(st.columns(max(1, len(summaries))), summaries.items()):
         with col:
-            name = "extractive (no prompt)" if s.provider == "extractive" else f"{prompt} prompt"
-            st.markdown(f"**{name}** · provider `{s.provider}` · target {s.chars} characters")
-            st.markdown(views.md_safe(f'<div class="sac-context">{views.esc(summary)}</div>'), unsafe_allow_html=True)
+            name = "extractive (no prompt)" if s.provider == "extractive" else f"{views.md(prompt)} prompt"
+            st.markdown(f"**{name}** · provider {views.md(s.provider)} · target {s.chars} characters")
+            st.markdown(views.summary_box_html(summary), unsafe_allow_html=True)
             st.caption(f"{len(summary)} characters")
 
 st.subheader(f"Gold spans ({len(pairs)})")

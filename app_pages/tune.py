@@ -8,7 +8,7 @@ import plotly.express as px
 import streamlit as st
 
 from app_pages import shared as ui
-from sac_core.dashboard import compare, curves, state, tune
+from sac_core.dashboard import compare, curves, state, tune, views
 from sac_core.dashboard.curves import METRIC_LABELS
 
 s = ui.settings()
@@ -19,6 +19,12 @@ st.caption(
     "metrics are shown beside the previous setting's."
 )
 bench = ui.benchmark(s)
+if not bench.queries:
+    st.warning(
+        "The selected datasets have no queries (their benchmark files list no tests), so there is nothing to "
+        "evaluate. Choose other datasets in the sidebar, or add queries to the benchmark files."
+    )
+    st.stop()
 
 with st.form("tune_form"):
     row = st.columns(3)
@@ -81,7 +87,7 @@ if isinstance(pending, tune.TuneSetting):
             ui.api_key(replace(s, provider=pending.provider)),
         )
     except ui.LOAD_ERRORS as e:
-        st.error(f"Could not evaluate this setting: {e}")
+        st.error(f"Could not evaluate this setting: {views.md(e)}")
         table = None
     finally:
         bar.empty()
@@ -100,7 +106,9 @@ now_setting, now_table = now
 prev_setting, prev_table = prev if prev is not None else (None, None)
 show_k = now_setting.k
 st.subheader(f"At k = {show_k}")
-st.markdown(f"**Now:** {now_setting.label}  \n**Before:** {prev_setting.label if prev_setting else '—'}")
+st.markdown(
+    f"**Now:** {views.md(now_setting.label)}  \n**Before:** {views.md(prev_setting.label) if prev_setting else '—'}"
+)
 
 diff = tune.diff_table(now_table, prev_table, show_k)
 view = diff.assign(

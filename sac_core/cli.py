@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from .dashboard.screenshots import ScreenshotError, take_screenshots
+from .dashboard.timing import compare_reruns, concurrent_first_results
 from .engine.data import (
     CACHE_ENV,
     PROTOCOLS,
@@ -24,9 +25,10 @@ from .engine.data import (
 )
 from .engine.embedding import DEFAULT_MODEL
 from .engine.metrics import DEFAULT_KS
+from .engine.retrieval import build_pool
 from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
 from .experiments import RunConfig, Workspace, evaluate, format_results, load_sweep, run_sweep, write_run
-from .experiments.bench import encode_vs_build, peak_rss_mb, query_latency, warm_sweep_seconds
+from .experiments.bench import cache_write_cost, encode_vs_build, peak_rss_mb, query_latency, warm_sweep_seconds
 from .experiments.report import at_k, mean_over_k, read_results
 
 
@@ -221,36 +223,76 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+BENCH_PARTS = ("memory", "throughput", "sweep", "cache-writes", "dashboard")
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
-    data_dir = resolve_data_dir(args.data)
+    parts = BENCH_PARTS if args.parts == "all" else tuple(args.parts.split(","))
+    unknown = set(parts) - set(BENCH_PARTS)
+    if unknown:
+        raise ValueError(f"--parts: unknown {', '.join(sorted(unknown))}; choose from {', '.join(BENCH_PARTS)}")
+    data_dir = resolve_data_dir(args.data) if (args.data or os.environ.get("SAC_DATA_DIR")) else None
     cache_dir = args.cache_dir or default_cache_dir()
-    base = RunConfig(
-        protocol=args.protocol,
-        datasets=parse_datasets(args.datasets, data_dir),
-        summary=SummaryConfig(provider="file", chars=150).resolved(data_dir),
-    )
-    t0 = time.perf_counter()
-    ws = Workspace.load(data_dir, cache_dir, base)
-    load_s = time.perf_counter() - t0
-    lat = query_latency(ws, args.queries, args.k)  # also loads the model
-    n_chunks = sum(len(r.pool) for r in ws.retrievers.values())
-    print(
-        f"(c) three indexes of {args.protocol} loaded ({n_chunks:,} chunks in all) in {load_s:.1f}s, model "
-        f"loaded, {lat['queries']} queries run: peak RSS {peak_rss_mb():,.0f} MB"
-    )
-    print(
-        f"(b) three-way query latency, warm, k={args.k}, model encodes each query: "
-        f"p50 {lat['p50_ms']:.1f} ms, p95 {lat['p95_ms']:.1f} ms over {lat['queries']} queries"
-    )
-    for backend in args.backends.split(","):
-        r = encode_vs_build(ws.bench, base, args.chunks, backend)
-        print(
-            f"(a) {backend:5s}: raw encode {r['raw_per_s']:.1f} chunks/s, index build {r['build_per_s']:.1f} "
-            f"chunks/s over the same {r['chunks']} chunks; build/raw = {r['ratio']:.2f}"
+    engine_parts = {"memory", "throughput", "cache-writes"} & set(parts)
+    if engine_parts and data_dir is None:
+        raise ValueError(f"--parts {','.join(sorted(engine_parts))} need --data (or $SAC_DATA_DIR)")
+    if data_dir is not None and engine_parts:
+        base = RunConfig(
+            protocol=args.protocol,
+            datasets=parse_datasets(args.datasets, data_dir),
+            summary=SummaryConfig(provider="file", chars=150).resolved(data_dir),
         )
-    if args.sweep:
+        t0 = time.perf_counter()
+        ws = Workspace.load(data_dir, cache_dir, base)
+        load_s = time.perf_counter() - t0
+        if "memory" in parts:
+            lat = query_latency(ws, args.queries, args.k)  # also loads the model
+            n_chunks = sum(len(r.pool) for r in ws.retrievers.values())
+            print(
+                f"(c) three indexes of {args.protocol} loaded ({n_chunks:,} chunks in all) in {load_s:.1f}s, model "
+                f"loaded, {lat['queries']} queries run: peak RSS {peak_rss_mb():,.0f} MB"
+            )
+            print(
+                f"(b) three-way query latency, warm, k={args.k}, model encodes each query: "
+                f"p50 {lat['p50_ms']:.1f} ms, p95 {lat['p95_ms']:.1f} ms over {lat['queries']} queries"
+            )
+        if "throughput" in parts:
+            for backend in args.backends.split(","):
+                r = encode_vs_build(ws.bench, base, args.chunks, backend)
+                print(
+                    f"(a) {backend:5s}: raw encode {r['raw_per_s']:.1f} chunks/s, index build "
+                    f"{r['build_per_s']:.1f} chunks/s over the same {r['chunks']} chunks; "
+                    f"build/raw = {r['ratio']:.2f}"
+                )
+        if "cache-writes" in parts:
+            pool = build_pool(ws.bench.documents, base.chunker, base.chunk_size, base.chunk_overlap)
+            texts = list(pool.indexed[:: max(1, len(pool) // args.chunks)][: args.chunks])
+            for backend in args.backends.split(","):
+                rates = cache_write_cost(texts, base.model, backend)
+                fine, coarse = rates[32], rates[512]
+                print(
+                    f"(e) {backend:5s}: embedding {len(texts)} chunks into a fresh cache, a transaction and a "
+                    f"progress update every 32 texts: {fine:.1f} texts/s; every 512: {coarse:.1f} texts/s "
+                    f"({(coarse - fine) / coarse:+.1%} cost of the finer resume points)"
+                )
+    if "sweep" in parts and args.sweep:
+        if data_dir is None:
+            raise ValueError("--parts sweep needs --data (or $SAC_DATA_DIR)")
         cached, total, seconds = warm_sweep_seconds(args.sweep, data_dir, cache_dir)
         print(f"(d) warm sweep {args.sweep}: {cached}/{total} cells cached, rerun from cache in {seconds:.1f}s")
+    if "dashboard" in parts:
+        env = {"SAC_CACHE_DIR": str(Path(cache_dir).resolve())}
+        where = "the demo corpus"
+        if data_dir is not None:
+            env["SAC_DATA_DIR"] = str(Path(data_dir).resolve())
+            where = f"{args.protocol} of {data_dir.name}"
+        first, reruns = compare_reruns(env, args.reruns)
+        print(f"(f) Compare on {where}: first ranked chunks after {first:.1f}s in a fresh server; server time of a "
+              f"warm rerun (a new question each time): {reruns}")  # fmt: skip
+        crowd, server_cpu = concurrent_first_results(env, args.browsers)
+        print(f"(g) {args.browsers} browser sessions opening Compare at once (warm server): first ranked chunks "
+              f"{crowd}; the server used {server_cpu:.1f} CPU-seconds for them, the rest of the wall time is the "
+              "browsers' (they share the machine's cores)")  # fmt: skip
     print(f"peak RSS at the end {peak_rss_mb():,.0f} MB")
     return 0
 
@@ -339,6 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--chunks", type=int, default=1000, help="chunks encoded for the throughput")
     be.add_argument("--backends", default="torch,onnx")
     be.add_argument("--sweep", type=Path, help="sweep file whose cached cells are rerun for (d)")
+    be.add_argument("--parts", default="all", help=f"all, or some of {','.join(BENCH_PARTS)}")
+    be.add_argument("--reruns", type=int, default=20, help="Compare reruns timed for (f)")
+    be.add_argument("--browsers", type=int, default=8, help="concurrent browser sessions for (g)")
     be.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("report", help="print results as the paper's tables (means over k; per dataset at k)")

@@ -8,6 +8,7 @@ from .resources import (
     progress_callback,
     registry,
     require_datasets,
+    timed,
     workspace,
 )
 from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, settings, sidebar, style
@@ -28,5 +29,6 @@ __all__ = [
     "settings",
     "sidebar",
     "style",
+    "timed",
     "workspace",
 ]

@@ -6,12 +6,16 @@ and errors.
 
 from __future__ import annotations
 
+import cProfile
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 
 import streamlit as st
 
-from sac_core.dashboard import compare, state, views
+from sac_core.dashboard import compare, state, timing, views
 from sac_core.dashboard import registry as shared
 
 from .sidebar import api_key
@@ -39,13 +43,13 @@ def benchmark(s: state.Settings) -> state.Benchmark:
         with st.spinner("Loading the benchmark …"):
             return registry().get(key, lambda: state.load_benchmark(s.source.data_dir, s.datasets, s.protocol))
     except LOAD_ERRORS as e:
-        st.error(f"Could not load the benchmark: {e}")
+        st.error(f"Could not load the benchmark: {views.md(e)}")
         st.stop()
 
 
 def progress_callback(bar):
     """An ``on_progress(fraction, message)`` that moves ``bar``."""
-    return lambda fraction, message: bar.progress(min(1.0, max(0.0, float(fraction))), text=message)
+    return lambda fraction, message: bar.progress(min(1.0, max(0.0, float(fraction))), text=views.md(message))
 
 
 def confirm_openai(s: state.Settings, bench: state.Benchmark, columns: Sequence[compare.Column], what: str) -> None:
@@ -61,7 +65,7 @@ def confirm_openai(s: state.Settings, bench: state.Benchmark, columns: Sequence[
     ok_key = f"sac_openai_ok::{what}"
     if st.session_state.get(ok_key):
         return
-    st.warning(f"Building these indexes requests {est.documents} summaries: {est}.")
+    st.warning(f"Building these indexes requests {est.documents} summaries: {views.md(est)}.")
     if st.button("Request the summaries", key=f"sac_openai_btn::{what}"):
         st.session_state[ok_key] = True
         return
@@ -82,7 +86,7 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> compare.W
     try:
         return registry().get(key, build)
     except LOAD_ERRORS as e:
-        st.error(f"Could not build the indexes: {e}")
+        st.error(f"Could not build the indexes: {views.md(e)}")
         st.stop()
     finally:
         for bar in bars:
@@ -90,3 +94,26 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> compare.W
 
 
 pct = views.fmt_pct
+
+
+@contextmanager
+def timed(page: str) -> Iterator[None]:
+    """Append ``<page>\\t<milliseconds>`` of this script run to ``$SAC_TIMING_LOG`` when it is set
+    (``sac bench`` measures the server time of a rerun so); a stopped run counts too. With
+    ``$SAC_PROFILE_DIR`` set, each run's cProfile statistics are saved there too."""
+    path = os.environ.get(timing.TIMING_ENV)
+    profile_dir = os.environ.get(timing.PROFILE_ENV)
+    profiler = cProfile.Profile() if profile_dir else None
+    t0 = time.perf_counter()
+    if profiler:
+        profiler.enable()
+    try:
+        yield
+    finally:
+        ms = (time.perf_counter() - t0) * 1000
+        if profiler and profile_dir:
+            profiler.disable()
+            profiler.dump_stats(str(Path(profile_dir) / f"{page}-{time.time_ns()}.prof"))
+        if path:
+            with Path(path).open("a", encoding="utf-8") as f:
+                f.write(f"{page}\t{ms:.2f}\n")

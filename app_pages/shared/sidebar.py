@@ -29,9 +29,9 @@ def sidebar() -> state.Settings:
             key="sac_data_dir",
             help="A LegalBench-RAG folder (corpus/, benchmarks/). Empty: the built-in demo corpus.",
         )
-        source = state.resolve_data_source(field, cache_dir)
+        source = state.resolve_data_source(field, cache_dir, state.data_roots())
         if source.problem:
-            st.error(f"{source.problem}. Showing the demo corpus instead.")
+            st.error(f"{views.md(source.problem)}. Showing the demo corpus instead.")
         where = str(source.data_dir)
         protocol = st.selectbox(
             "Protocol",

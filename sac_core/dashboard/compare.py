@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..engine.data import Benchmark, Query, Span
 from ..engine.retrieval import as_spans
-from ..engine.summaries import CostEstimate, estimate_cost
+from ..engine.summaries import CostEstimate, SummaryConfig, estimate_cost
 
 # re-exported for the Compare page
 from ..engine.summaries import SummaryError as SummaryError
@@ -52,3 +52,14 @@ def pending_cost(bench: Benchmark, columns: Sequence[Column], data_dir: Path, ca
 def gold_coverage(query: Query, results: Sequence[ColumnResult]) -> list[tuple[Span, dict[str, float]]]:
     """For each gold span: the share of its characters each column's top-k covers (0..1)."""
     return [(g, {r.column.name: covered(g, as_spans(r.hits)) for r in results}) for g in query.gold]
+
+
+def summary_source(config: SummaryConfig, data_dir: Path) -> str:
+    """Where a ``file`` provider reads its summaries, relative to the data directory when inside it."""
+    path = config.resolved(data_dir).summary_file
+    if path is None:
+        return "(no summary file)"
+    try:
+        return f"{Path(path).relative_to(data_dir)} in the data directory"
+    except ValueError:
+        return str(path)

@@ -25,6 +25,7 @@ from ..engine.metrics import DEFAULT_KS
 from ..engine.summaries import SummaryConfig
 from ..experiments import PaperPoint, RunConfig, Sweep, flipped_queries, run_sweep
 from ..experiments import paper as paper
+from .text import svg_text
 
 RESULTS_ENV = "SAC_RESULTS_DIR"
 # The committed sweeps, most complete first: the page opens on the first one present.
@@ -246,7 +247,7 @@ def curves_figure(df: pd.DataFrame, metrics: Sequence[str] = METRICS, refs: Sequ
         cols=len(datasets),
         shared_xaxes=True,
         shared_yaxes=True,
-        column_titles=datasets,
+        column_titles=[svg_text(d) for d in datasets],
         row_titles=[METRIC_LABELS.get(m, m) for m in metrics],
         horizontal_spacing=0.02,
         vertical_spacing=0.05,
@@ -263,11 +264,12 @@ def curves_figure(df: pd.DataFrame, metrics: Sequence[str] = METRICS, refs: Sequ
                             x=line["k"],
                             y=line[metric] * 100,
                             mode="lines+markers",
-                            name=variant,
+                            name=svg_text(variant),
                             legendgroup=variant,
                             showlegend=variant not in shown,
                             line={"color": color[variant]},
-                            hovertemplate=f"{variant}<br>{dataset}<br>k=%{{x}}<br>{metric}=%{{y:.1f}}%<extra></extra>",
+                            text=[f"{svg_text(variant)}<br>{svg_text(dataset)}"] * len(line),
+                            hovertemplate=f"%{{text}}<br>k=%{{x}}<br>{metric}=%{{y:.1f}}%<extra></extra>",
                         ),
                         row=r,
                         col=c,
@@ -322,7 +324,7 @@ def means_figure(means: pd.DataFrame, refs: Sequence[PaperPoint] = (), metrics: 
             go.Bar(
                 x=labels,
                 y=values,
-                name=variant,
+                name=svg_text(variant),
                 marker_color=color[variant],
                 text=[f"{v:.1f}" for v in values],
                 textposition="outside",

@@ -1,17 +1,17 @@
 """Which characters of a retrieved chunk are gold, rendered as escaped HTML for the dashboard.
 
-Document text is untrusted: every piece goes through ``html.escape`` before it is wrapped in
+Document text is untrusted: every piece goes through :func:`~.text.esc` before it is wrapped in
 markup, so a ``<script>`` inside a contract is shown, never run.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.data import Span
 from ..engine.metrics import merge_spans
+from .text import esc
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,8 @@ def to_html(parts: Sequence[Segment]) -> str:
     out = []
     for p in parts:
         cls, tag = ("gold", "mark") if p.gold else ("muted", "span")
-        out.append(f'<{tag} class="{cls}">{html.escape(p.text)}</{tag}>')
-    return "".join(out).replace("\n", "<br>")
+        out.append(f'<{tag} class="{cls}">{esc(p.text)}</{tag}>')
+    return "".join(out)
 
 
 def covered(gold: Span, retrieved: Sequence[Span]) -> float:

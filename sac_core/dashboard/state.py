@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ..engine.data import DATA_ENV, available_datasets, resolve_data_dir, write_
 from ..engine.data import PROTOCOLS as PROTOCOLS
 from ..engine.data import Benchmark as Benchmark
 from ..engine.data import BenchmarkError as BenchmarkError
+from ..engine.data import data_roots as data_roots
 from ..engine.data import default_cache_dir as default_cache_dir
 from ..engine.data import load_benchmark as load_benchmark
 from ..engine.summaries import PROVIDERS, SummaryConfig
@@ -89,14 +91,15 @@ def ensure_demo_corpus(cache_dir: Path) -> Path:
     return dest
 
 
-def resolve_data_source(field: str | None, cache_dir: Path) -> DataSource:
-    """The directory in ``field`` (empty: the demo corpus); an unusable one falls back to the demo
-    with ``problem`` set, so the dashboard always has something to show."""
+def resolve_data_source(field: str | None, cache_dir: Path, roots: Sequence[Path] = ()) -> DataSource:
+    """The directory in ``field`` (empty: the demo corpus); an unusable one, or one outside
+    ``roots`` when any are given (``$SAC_DATA_ROOT``), falls back to the demo with ``problem`` set,
+    so the dashboard always has something to show."""
     raw = (field or "").strip()
     problem = None
     if raw:
         try:
-            path = resolve_data_dir(raw)
+            path = resolve_data_dir(raw, roots)
             datasets = available_datasets(path)
             if not datasets:
                 raise BenchmarkError(f"{path}: no benchmarks/*.json files")

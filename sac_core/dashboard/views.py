@@ -1,15 +1,13 @@
 """HTML fragments for the dashboard: ranked chunks, gold spans in context, chunk boundaries.
 
-Every piece of document text, summary, path or query goes through ``html.escape`` (via
-:func:`sac_core.dashboard.highlight.to_html` or :func:`esc`) before it is wrapped in markup, so a
-``<script>`` inside a contract is shown, never run. The fragments are rendered with
-``st.markdown(..., unsafe_allow_html=True)``; :func:`md_safe` also removes what Markdown would
-still interpret inside them (``$`` starts LaTeX, a lone ``\\r`` could end the HTML block).
+Every piece of document text, summary, path, name or query goes through :func:`esc` (the one rule
+for untrusted text, :mod:`.text`) before it is wrapped in markup, so a ``<script>`` or a Markdown
+link inside a contract is shown, never run or followed. The fragments are rendered with
+``st.markdown(..., unsafe_allow_html=True)``; text outside them uses :func:`md`.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -18,6 +16,8 @@ from ..engine.data import Span
 from ..engine.metrics import merge_spans
 from ..engine.retrieval import Hit
 from .highlight import segments, to_html
+from .text import esc, esc_attr
+from .text import md as md  # re-exported: the pages take the whole text rule from here
 
 CSS = """
 <style>
@@ -54,19 +54,9 @@ table.sac-table th { background: #f9fafb; }
 """
 
 
-def esc(text: object) -> str:
-    """HTML-escaped text (quotes too)."""
-    return html.escape(str(text), quote=True)
-
-
-def md_safe(fragment: str) -> str:
-    """An HTML fragment Markdown leaves alone: no ``$`` (LaTeX) and no ``\\r`` (line breaks)."""
-    return fragment.replace("\r", "").replace("$", "&#36;")
-
-
 def chunk_html(file_path: str, text: str, start: int, gold: Sequence[Span]) -> str:
     """A chunk's text with the characters inside gold spans in ``<mark class="gold">``."""
-    return md_safe(to_html(segments(file_path, text, start, gold)))
+    return to_html(segments(file_path, text, start, gold))
 
 
 def hit_card(rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Span]) -> str:
@@ -78,14 +68,14 @@ def hit_card(rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Spa
     else:
         kind, badge = "bad", '<span class="sac-badge bad">✗ wrong document</span>'
     c = hit.chunk
-    where = esc(f"{c.file_path}, characters [{c.start:,}, {c.end:,})")
+    where = esc_attr(f"{c.file_path}, characters [{c.start:,}, {c.end:,})")
     head = (
         f'<div class="sac-head">{badge}<b>#{rank}</b> <code title="{where}">{esc(c.file_path)}</code>'
         f'<span class="sac-score">score {hit.score:.3f}</span></div>'
     )
     extra = " sac-free" if gold_document is None else ""
     body = chunk_html(c.file_path, c.text, c.start, gold)
-    return f'<div class="sac-hit {kind}{extra}">{md_safe(head)}{body}</div>'
+    return f'<div class="sac-hit {kind}{extra}">{head}{body}</div>'
 
 
 def fmt_pct(value: float | None) -> str:
@@ -120,7 +110,7 @@ def coverage_badges(shares: Mapping[str, float]) -> str:
         label = coverage_label(share)
         cls = label.split()[0]
         out.append(f'<span class="sac-badge {cls}">{esc(name)}: {esc(label)}</span>')
-    return md_safe(" ".join(out))
+    return " ".join(out)
 
 
 def context_window(length: int, span: Span, context: int) -> tuple[int, int]:
@@ -135,6 +125,26 @@ def gold_context_html(text: str, span: Span, gold: Sequence[Span], context: int 
     pre = "… " if lo > 0 else ""
     post = " …" if hi < len(text) else ""
     return f'<div class="sac-context">{pre}{body}{post}</div>'
+
+
+def query_html(query_id: str | None, text: str) -> str:
+    """The query line above the Compare columns: a benchmark query's id, or "free text"."""
+    label = "free text" if query_id is None else f"query <code>{esc(query_id)}</code>"
+    return f'<div class="sac-context"><b>{label}:</b> {esc(text)}</div>'
+
+
+def gold_span_html(text: str, span: Span, gold: Sequence[Span], shares: Mapping[str, float]) -> str:
+    """A gold span's header (path, characters, found/missed badge per index) and the span in context."""
+    head = (
+        f'<div class="sac-head"><code>{esc(span.file_path)}</code> characters '
+        f"[{span.start:,}, {span.end:,}) &nbsp; {coverage_badges(shares)}</div>"
+    )
+    return head + gold_context_html(text, span, gold)
+
+
+def summary_box_html(summary: str) -> str:
+    """One summary in a box (the Documents page)."""
+    return f'<div class="sac-context">{esc(summary)}</div>'
 
 
 @dataclass(frozen=True)
@@ -181,7 +191,7 @@ def summary_table(rows: Sequence[SummaryRow]) -> str:
         by = f"<br><small>retrieved by: {esc(', '.join(r.retrieved_by)) or '—'}</small>"
         cells = "".join(f"<td>{esc(s) if s is not None else '—'}</td>" for _, s in r.summaries)
         body.append(f"<tr><td>{mark}<code>{esc(r.file_path)}</code>{by}</td>{cells}</tr>")
-    return md_safe(f'<table class="sac-table"><tr><th>document</th>{head}</tr>{"".join(body)}</table>')
+    return f'<table class="sac-table"><tr><th>document</th>{head}</tr>{"".join(body)}</table>'
 
 
 def chunk_range_around(chunks: Sequence[Chunk], span: Span, before: int = 2) -> int:
@@ -219,4 +229,4 @@ def boundaries_html(
         if any(g.start <= a < g.end for g in golds):
             cls += " gold"
         out.append(f'<span class="{cls}">{esc(text[a:b])}</span>')
-    return md_safe('<div class="sac-doc">' + "".join(out).replace("\n", "<br>") + "</div>")
+    return '<div class="sac-doc">' + "".join(out) + "</div>"

@@ -63,3 +63,21 @@ def warm_sweep_seconds(sweep_path: Path, data_dir: Path, cache_dir: Path) -> tup
         except SweepError:  # no cell is cached yet
             return 0, len(sweep.cells), float("nan")
         return table["cell"].nunique(), len(sweep.cells), time.perf_counter() - t0
+
+
+def cache_write_cost(
+    texts: list[str], model: str, backend: str, every: tuple[int, ...] = (32, 512)
+) -> dict[int, float]:
+    """Texts/s of embedding ``texts`` into a fresh cache, writing a transaction every ``n`` texts, for
+    each ``n`` in ``every`` (the cost of finer resume points). Runs are interleaved twice and the
+    faster of each pair kept, so a busy moment of the machine does not decide."""
+    rates: dict[int, float] = {}
+    for _ in range(2):
+        for n in every:
+            with tempfile.TemporaryDirectory() as tmp:
+                embedder = Embedder(model, Path(tmp), backend=backend, write_every=n)
+                embedder.encode(texts[:64], progress=False, cache=False)  # warm-up
+                t0 = time.perf_counter()
+                embedder.encode(texts, progress=False)
+                rates[n] = max(rates.get(n, 0.0), len(texts) / (time.perf_counter() - t0))
+    return rates

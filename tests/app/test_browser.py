@@ -9,9 +9,11 @@ Skipped, saying why, when either is missing; under CI (``$CI`` set) a missing Ch
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -110,3 +112,136 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str, tmp
         screenshot(page, shots / "documents.png")
     for name in ("compare", "curves", "tune", "documents"):
         assert (shots / f"{name}.png").stat().st_size > 10_000
+
+
+# --------------------------------------------------------------------------- hostile text
+
+INJECTED_HOSTS = ("127.0.0.1:9", "example.com")
+ISSUE_URL = (  # the shared link from the hardening issue: blank lines, an image, a link and a heading
+    "/?k=3&text=governing%20law%0A%0A!%5Bt%5D(http%3A%2F%2F127.0.0.1%3A9%2Ftrack.png)%0A%0A"
+    "%5By%5D(https%3A%2F%2Fexample.com%2Fphish)%0A%0A%23%20Injected%20heading"
+)
+PAYLOAD = (
+    "\n\n![i](http://127.0.0.1:9/track.png)\n\n[y](https://example.com/phish)\n\n# Injected heading\n\n"
+    '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 1">[j](javascript:window.__pwned=1)'
+)
+HOSTILE_DATASET = "[x](javascript:window.__pwned=1)"
+HOSTILE_SWEEP = "<img src=x onerror=window.__pwned=1>"
+
+
+class Watch:
+    """Everything a page could do that an injection would: requests, dialogs, a global set by a script."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.requests: list[str] = []
+        self.dialogs: list[str] = []
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+
+    def assert_clean(self, where: str) -> None:
+        page = self.page
+        bad = [u for u in self.requests if urlparse(u).netloc in INJECTED_HOSTS]
+        assert not bad, f"{where}: requests to injected hosts {bad}"
+        assert not self.dialogs, f"{where}: dialogs {self.dialogs}"
+        assert page.evaluate("() => window.__pwned") is None, f"{where}: an injected script ran"
+        links = page.eval_on_selector_all("a", "els => els.map(e => e.getAttribute('href') || '')")
+        assert not [h for h in links if "example.com" in h or h.lower().startswith("javascript")], (where, links)
+        heads = page.eval_on_selector_all("h1, h2, h3, h4, h5, h6", "els => els.map(e => e.innerText)")
+        assert not [h for h in heads if "Injected" in h], (where, heads)
+        images = page.eval_on_selector_all("img", "els => els.map(e => e.getAttribute('src') || '')")
+        assert not [s for s in images if "127.0.0.1:9" in s or s == "x"], (where, images)
+
+
+def test_the_injection_link_from_the_issue_stays_text(server: str) -> None:
+    with sync_api.sync_playwright() as p, browser.chromium(p) as chrome:
+        page = chrome.new_page(viewport=browser.VIEWPORT)
+        watch = Watch(page)
+        page.goto(server + ISSUE_URL)
+        page.wait_for_selector(".sac-hit.sac-free", timeout=BUILD_TIMEOUT)
+        settle(page)
+        watch.assert_clean("Compare, issue URL")
+        shown = page.locator(".sac-context").first.inner_text()
+        assert "![t](http://127.0.0.1:9/track.png)" in shown and "# Injected heading" in shown
+
+
+def _hostile_data(root: Path) -> Path:
+    """A benchmark whose every string attacks: dataset and file names, documents, queries, summaries."""
+    docs = {
+        f"a{PAYLOAD[:0]}.txt": "MUTUAL NDA between Alpha Ltd and Beta Inc." + PAYLOAD + "\n\nGoverning law: Delaware.",
+        "b.txt": "MUTUAL NDA between Gamma plc and Beta Inc." + PAYLOAD + "\n\nGoverning law: Texas.",
+    }
+    tests = []
+    for name, text in docs.items():
+        start = text.index("Governing law")
+        tests.append({
+            "query": f"Which law governs {name}?{PAYLOAD}",
+            "snippets": [{"file_path": f"{HOSTILE_DATASET}/{name}", "span": [start, len(text)], "answer": text[start:]}],
+        })  # fmt: skip
+    (root / "corpus" / HOSTILE_DATASET).mkdir(parents=True)
+    for name, text in docs.items():
+        (root / "corpus" / HOSTILE_DATASET / name).write_text(text, encoding="utf-8")
+    (root / "benchmarks").mkdir()
+    (root / "benchmarks" / f"{HOSTILE_DATASET}.json").write_text(json.dumps({"tests": tests}), encoding="utf-8")
+    (root / "summaries").mkdir()
+    with (root / "summaries" / "llm.jsonl").open("w", encoding="utf-8") as f:
+        for name in docs:
+            for prompt in ("generic", "expert"):
+                for chars in (150, 300):
+                    summary = f"Summary of {name}{PAYLOAD}"
+                    row = {
+                        "file_path": f"{HOSTILE_DATASET}/{name}",
+                        "prompt": prompt,
+                        "chars": chars,
+                        "summary": summary,
+                    }
+                    f.write(json.dumps(row) + "\n")
+    return root
+
+
+def _hostile_results(root: Path) -> Path:
+    """A sweep folder and variant names that attack the Curves page."""
+    folder = root / HOSTILE_SWEEP
+    folder.mkdir(parents=True)
+    rows = ["cell,dataset,variant,k,drm,precision,recall,chunk_size,summary_chars,semantic_weight,model"]
+    for variant in ("baseline", f"sac-{HOSTILE_SWEEP}"):
+        for k in (1, 2, 4):
+            rows.append(f'"{variant}",ALL,"{variant}",{k},0.5,0.1,0.2,500,150,1.0,m')
+            rows.append(f'"{variant}","{HOSTILE_DATASET}","{variant}",{k},0.5,0.1,0.2,500,150,1.0,m')
+    (folder / "results.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return root
+
+
+def test_hostile_names_documents_queries_and_summaries_stay_text_on_every_page(
+    tmp_path_factory: pytest.TempPathFactory, embed_cache: Path
+) -> None:
+    data = _hostile_data(tmp_path_factory.mktemp("hostile"))
+    results = _hostile_results(tmp_path_factory.mktemp("hostile-results"))
+    env = {"SAC_CACHE_DIR": str(embed_cache), "SAC_RESULTS_DIR": str(results), "SAC_DATA_DIR": str(data)}
+    with browser.session(env, tmp_path_factory.mktemp("log") / "streamlit.log") as (running, page):
+        watch = Watch(page)
+        page.goto(f"{running.url}/?k=4")
+        page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)
+        settle(page)
+        watch.assert_clean("Compare")
+        main = page.locator('[data-testid="stMain"]').inner_text()
+        assert HOSTILE_DATASET in main and "# Injected heading" in main  # shown, as text
+        assert "[y](https://example.com/phish)" in page.locator("table.sac-table").inner_text()
+
+        page.goto(f"{running.url}/documents")
+        page.wait_for_selector(".sac-doc", timeout=60_000)
+        settle(page)
+        watch.assert_clean("Documents")
+        assert "![i](http://127.0.0.1:9/track.png)" in page.locator(".sac-context").first.inner_text()
+
+        page.goto(f"{running.url}/tune")
+        page.get_by_role("button", name="Apply").click()
+        page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
+        settle(page)
+        watch.assert_clean("Tune")
+
+        page.goto(f"{running.url}/curves")
+        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        settle(page)
+        watch.assert_clean("Curves")
+        assert HOSTILE_SWEEP in page.locator('[data-testid="stMain"]').inner_text()

@@ -3,7 +3,10 @@ it loads without exception, and its widgets change what is shown."""
 
 from __future__ import annotations
 
+import html
 import json
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -54,6 +57,16 @@ def _html(at: AppTest) -> str:
     return "".join(m.value for m in at.main.markdown)
 
 
+def _shown(at: AppTest) -> str:
+    """The main area's text as a reader sees it: HTML references decoded."""
+    return html.unescape(_html(at))
+
+
+def _unmd(value: str) -> str:
+    """A Markdown string as a reader sees it: backslash escapes removed."""
+    return re.sub(r"\\(.)", r"\1", value)
+
+
 def _cards(at: AppTest) -> int:
     return _html(at).count('<div class="sac-hit ')
 
@@ -94,7 +107,7 @@ def test_compare_takes_the_selection_from_the_url(env):
     assert at.selectbox(key="cmp_dataset").value == "demo_privacy"
     assert at.selectbox(key="cmp_query::demo_privacy").value == "demo_privacy/4"
     assert _cards(at) == 3 * 3
-    assert "demo_privacy/4" in _html(at)
+    assert "demo_privacy/4" in _shown(at)
 
 
 def test_compare_query_selection_and_free_text(env):
@@ -113,7 +126,7 @@ def test_compare_query_selection_and_free_text(env):
 def test_compare_shows_the_summaries_and_their_prompts(env):
     at = _app()
     html = _html(at)
-    assert '<table class="sac-table">' in html and "Mutual NDA between Acme Robotics" in html
+    assert '<table class="sac-table">' in html and "Mutual NDA between Acme Robotics" in _shown(at)
     prompts = [c.value for c in at.code]
     assert len(prompts) == 2 and all("{document}" in p for p in prompts)
 
@@ -178,13 +191,14 @@ def test_document_markup_is_escaped_not_rendered(env, tmp_path, monkeypatch):
     assert not any("Demo corpus" in i.value for i in at.info)
     html = _html(at)
     assert _cards(at) == 2 * 2  # no summary file: baseline and SAC extractive
-    assert "<script" not in html and "<b>$6" not in html
-    assert "&lt;script&gt;alert" in html and "&#36;5" in html
+    assert "<script" not in html and "<b>$6" not in html and "<b>&#36;6" not in html
+    assert "&#60;script&#62;alert" in html and "&#36;5" in html
+    assert '<script>alert("pwned")</script>' in _shown(at)
     at.switch_page("app_pages/documents.py")
     at.run()
     assert not at.exception
     doc_html = _html(at)
-    assert "<script" not in doc_html and "&lt;script&gt;" in doc_html and 'class="sac-doc"' in doc_html
+    assert "<script" not in doc_html and "&#60;script&#62;" in doc_html and 'class="sac-doc"' in doc_html
 
 
 # --------------------------------------------------------------------------- Curves
@@ -241,7 +255,7 @@ def test_tune_apply_evaluates_and_a_second_apply_shows_the_difference(env):
     assert {"previous", "new", "change"} <= set(diff.columns)
     assert diff["previous"].notna().all()
     now = next(m.value for m in at.main.markdown if m.value.startswith("**Now:**"))
-    assert "weight 0.5" in now and "300 chars" in now and "At k = 4" in [s.value for s in at.subheader]
+    assert "weight 0.5" in _unmd(now) and "300 chars" in _unmd(now) and "At k = 4" in [s.value for s in at.subheader]
 
 
 # --------------------------------------------------------------------------- Documents
@@ -272,3 +286,93 @@ def test_documents_page_on_the_real_benchmark(real_data, monkeypatch, tmp_path):
     assert html.count('<sup class="cno">') >= 2 and "gold" in html
     if (real_data / "summaries" / "llm.jsonl").is_file():
         assert len([m for m in at.main.markdown if '<div class="sac-context">' in m.value]) == 2
+
+
+# --------------------------------------------------------------------------- Hardening
+
+
+def _write_benchmark(root: Path, dataset: str, docs: dict[str, str], tests: list[dict]) -> Path:
+    for name, text in docs.items():
+        (root / "corpus" / dataset).mkdir(parents=True, exist_ok=True)
+        (root / "corpus" / dataset / name).write_text(text, encoding="utf-8")
+    (root / "benchmarks").mkdir(parents=True, exist_ok=True)
+    (root / "benchmarks" / f"{dataset}.json").write_text(json.dumps({"tests": tests}), encoding="utf-8")
+    return root
+
+
+def _errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]  # the sidebar's too
+
+
+def test_a_300_character_data_path_is_one_clear_error(env):
+    at = _app()
+    long = "/tmp/" + "d" * 300
+    at.text_input(key="sac_data_dir").input(long).run()
+    assert not at.exception
+    errors = [_unmd(e) for e in _errors(at)]
+    assert errors == [f"{long}: path too long ({len(long)} characters). Showing the demo corpus instead."]
+    assert any("Demo corpus" in i.value for i in at.info)
+    for page in ("app_pages/curves.py", "app_pages/tune.py", "app_pages/documents.py"):
+        at.switch_page(page).run()
+        assert not at.exception, page
+
+
+def test_a_folder_outside_sac_data_root_is_refused(env, demo_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("SAC_DATA_ROOT", str(tmp_path / "allowed"))
+    (tmp_path / "allowed").mkdir()
+    at = _app()
+    dotdot = tmp_path / "allowed" / os.path.relpath(demo_dir, tmp_path / "allowed")  # allowed/../../demo
+    for attempt in (str(demo_dir), str(dotdot)):
+        at.text_input(key="sac_data_dir").input(attempt).run()
+        assert not at.exception
+        (error,) = _errors(at)
+        assert "outside the folders this server may read" in _unmd(error), error
+        assert any("Demo corpus" in i.value for i in at.info)
+
+
+def test_sac_data_dir_outside_the_root_is_refused_too(env, demo_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("SAC_DATA_ROOT", str(tmp_path))
+    monkeypatch.setenv("SAC_DATA_DIR", str(demo_dir))
+    at = _app()
+    assert "outside the folders this server may read" in _unmd(_errors(at)[0])
+    monkeypatch.setenv("SAC_DATA_ROOT", str(demo_dir.parent))
+    at = _app()
+    assert not _errors(at) and not any("Demo corpus" in i.value for i in at.info)
+
+
+def test_tune_with_an_empty_benchmark_says_there_are_no_queries(env, tmp_path, monkeypatch):
+    monkeypatch.setenv("SAC_DATA_DIR", str(_write_benchmark(tmp_path, "empty", {"a.txt": "Text."}, [])))
+    at = _app("app_pages/tune.py")
+    assert [w.value for w in at.warning] and "no queries" in at.warning[0].value
+    assert not any(b.label == "Apply" for b in at.button)
+
+
+HOSTILE = "[x](javascript:alert(1))"
+
+
+def test_a_dataset_named_like_a_markdown_link_is_shown_as_it_is(env, tmp_path, monkeypatch):
+    text = "Alpha agreement.\n\nGoverning law: Delaware."
+    span = [18, len(text)]
+    tests = [
+        {"query": "Which law?", "snippets": [{"file_path": f"{HOSTILE}/a.txt", "span": span, "answer": text[18:]}]}
+    ]
+    monkeypatch.setenv("SAC_DATA_DIR", str(_write_benchmark(tmp_path, HOSTILE, {"a.txt": text}, tests)))
+    at = _app()
+    assert not at.exception
+    label = at.selectbox(key=f"cmp_query::{HOSTILE}").label
+    assert HOSTILE in _unmd(label) and "](" not in label  # shown exactly, not as a link
+    at.switch_page("app_pages/documents.py").run()
+    assert not at.exception
+    assert any(HOSTILE in _unmd(sb.label) and "](" not in sb.label for sb in at.selectbox)
+
+
+def test_a_missing_document_is_named_exactly(env, tmp_path, monkeypatch):
+    missing = f"demo_nda/{HOSTILE}.txt"
+    tests = [{"query": "q", "snippets": [{"file_path": missing, "span": [0, 1], "answer": "x"}]}]
+    root = _write_benchmark(tmp_path, "demo_nda", {}, tests)
+    monkeypatch.setenv("SAC_DATA_DIR", str(root))
+    at = _app()
+    assert not at.exception
+    (error,) = _errors(at)
+    assert _unmd(error) == f"Could not load the benchmark: {root / 'corpus' / missing}: document not found"
+    assert "](" not in error

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sac_core.dashboard import selection as state
 
@@ -52,3 +54,31 @@ def test_reconcile_unknown_everything_takes_the_first_dataset_and_keeps_k_and_te
     sel = state.reconcile(state.Selection("nope", None, "hello", 9), QUERIES)
     assert sel == state.Selection("cuad", "cuad/0", "hello", 9)
     assert state.reconcile(sel, {}).query_id is None
+
+
+PARAM_VALUES = st.one_of(st.text(max_size=600), st.lists(st.text(max_size=50), max_size=3))
+PARAMS = st.dictionaries(
+    st.sampled_from(["k", "q", "dataset", "text", "other", ""]) | st.text(max_size=5), PARAM_VALUES
+)
+QUERY_MAPS = st.dictionaries(st.text(max_size=10), st.lists(st.text(max_size=10), max_size=4), max_size=4)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(PARAMS)
+def test_any_url_parameters_give_a_valid_selection(params):
+    sel = state.parse_selection(params)
+    assert state.K_MIN <= sel.k <= state.K_MAX
+    assert len(sel.text) <= state.MAX_TEXT
+    again = state.parse_selection(state.selection_params(sel))
+    assert again == sel or (again.dataset, again.query_id) == (sel.dataset, sel.query_id)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(PARAMS, QUERY_MAPS)
+def test_reconcile_always_lands_on_a_known_query_or_none(params, queries):
+    sel = state.reconcile(state.parse_selection(params), queries)
+    if not queries:
+        assert sel.dataset is None and sel.query_id is None
+        return
+    assert sel.dataset in queries
+    assert sel.query_id in queries[sel.dataset] or (sel.query_id is None and not queries[sel.dataset])

@@ -46,7 +46,16 @@ def test_a_valid_data_directory_is_used(demo_dir, tmp_path):
 def test_an_unusable_data_directory_falls_back_to_the_demo_and_says_why(tmp_path):
     src = state.resolve_data_source(str(tmp_path / "missing"), tmp_path)
     assert src.demo
-    assert "not a LegalBench-RAG directory" in src.problem
+    assert src.problem == f"{tmp_path / 'missing'}: no such folder"
+    (tmp_path / "empty").mkdir()
+    assert "not a LegalBench-RAG directory" in state.resolve_data_source(str(tmp_path / "empty"), tmp_path).problem
+
+
+def test_a_folder_outside_the_data_roots_falls_back_to_the_demo(demo_dir, tmp_path):
+    inside = state.resolve_data_source(str(demo_dir), tmp_path, roots=(demo_dir.parent,))
+    assert not inside.demo
+    outside = state.resolve_data_source(str(demo_dir), tmp_path, roots=(tmp_path / "allowed",))
+    assert outside.demo and "outside the folders this server may read" in outside.problem
 
 
 def test_providers_without_a_summary_file(tmp_path):

@@ -21,7 +21,8 @@ def test_chunk_html_marks_gold_characters_and_mutes_the_rest():
 def test_chunk_html_escapes_markup_and_what_markdown_would_read():
     html = views.chunk_html(FP, "<script>alert(1)</script> costs $5\r\nnext", 0, [Span(FP, 0, 8)])
     assert "<script>" not in html
-    assert '<mark class="gold">&lt;script&gt;</mark>' in html
+    assert '<mark class="gold">&#60;script&#62;</mark>' in html
+    assert "alert&#40;1&#41;&#60;&#47;script&#62;" in html
     assert "$" not in html and "&#36;5" in html
     assert "\r" not in html and "<br>next" in html
 
@@ -43,13 +44,14 @@ def test_hit_card_marks_the_document(gold_doc, cls, badge):
     assert html.startswith(f'<div class="{cls}">')
     assert badge in html
     assert "<b>#3</b>" in html and "score 0.123" in html
-    assert "a&lt;b&gt;" in html
+    assert "a&#60;b&#62;" in html
 
 
 def test_hit_card_escapes_the_path():
     html = views.hit_card(1, _hit(path='x/"><img src=x onerror=alert(1)>.txt'), False, [])
-    assert "<img" not in html
-    assert "&lt;img" in html
+    assert "<img" not in html and "&#62;<img" not in html
+    assert "&#60;img src&#61;x onerror&#61;alert&#40;1&#41;&#62;" in html
+    assert 'title="x&#47;&#34;&#62;&#60;img' in html  # the attribute cannot be closed either
 
 
 @pytest.mark.parametrize(
@@ -86,8 +88,8 @@ def test_coverage_label(share, label):
 def test_coverage_badges_classes_follow_the_label():
     html = views.coverage_badges({"Baseline": 0.0, "SAC <g>": 1.0, "SAC e": 0.5})
     assert '<span class="sac-badge missed">Baseline: missed</span>' in html
-    assert '<span class="sac-badge found">SAC &lt;g&gt;: found</span>' in html
-    assert '<span class="sac-badge partly">SAC e: partly 50%</span>' in html
+    assert '<span class="sac-badge found">SAC &#60;g&#62;: found</span>' in html
+    assert '<span class="sac-badge partly">SAC e: partly 50&#37;</span>' in html
 
 
 def test_context_window_clamps_to_the_document():
@@ -124,8 +126,8 @@ def test_summary_table_escapes_summaries_and_paths():
         views.SummaryRow("y.txt", False, (), (("SAC", None),)),
     ]
     html = views.summary_table(rows)
-    assert "<script>" not in html and "&lt;script&gt;bad()" in html
-    assert "<code>&lt;x&gt;.txt</code>" in html
+    assert "<script>" not in html and "&#60;script&#62;bad&#40;&#41;" in html
+    assert "<code>&#60;x&#62;&#46;txt</code>" in html
     assert "<th>SAC</th>" in html and "<td>—</td>" in html
     assert views.summary_table([]) == ""
 
@@ -153,7 +155,7 @@ def test_boundaries_html_window_and_escaping():
     html = views.boundaries_html(text, chunks, [], 9, 15)
     assert html == '<div class="sac-doc"><sup class="cno">2</sup><span class="c1">&#36;2 xyz</span></div>'
     full = views.boundaries_html(text, chunks, [], 0, len(text))
-    assert "<b>" not in full and "&lt;b&gt;1&lt;/b&gt;" in full and "<br>" in full
+    assert "<b>" not in full and "&#60;b&#62;1&#60;&#47;b&#62;" in full and "<br>" in full
 
 
 def test_chunk_range_around_starts_a_little_before_the_span():

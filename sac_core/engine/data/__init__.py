@@ -2,7 +2,7 @@
 
 from .benchmark import available_datasets, load_benchmark, parse_datasets, read_document, read_queries
 from .demo import write_demo_corpus
-from .paths import CACHE_ENV, DATA_ENV, default_cache_dir, resolve_data_dir
+from .paths import CACHE_ENV, DATA_ENV, DATA_ROOT_ENV, data_roots, default_cache_dir, resolve_data_dir
 from .protocols import PROTOCOLS, QUERIES_PER_DATASET, select
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
 
@@ -10,6 +10,7 @@ __all__ = [
     "CACHE_ENV",
     "DATASETS",
     "DATA_ENV",
+    "DATA_ROOT_ENV",
     "PROTOCOLS",
     "QUERIES_PER_DATASET",
     "Benchmark",
@@ -18,6 +19,7 @@ __all__ = [
     "Query",
     "Span",
     "available_datasets",
+    "data_roots",
     "default_cache_dir",
     "load_benchmark",
     "parse_datasets",

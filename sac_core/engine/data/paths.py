@@ -1,14 +1,23 @@
-"""Where the data and the caches are: ``--data`` / ``$SAC_DATA_DIR`` and ``$SAC_CACHE_DIR``."""
+"""Where the data and the caches are: ``--data`` / ``$SAC_DATA_DIR``, ``$SAC_CACHE_DIR``, and the
+folders a shared server may read (``$SAC_DATA_ROOT``).
+
+Every way a data directory can be unusable (missing, a file, a broken link, no permission, a path
+too long or with a NUL character, outside the allowed roots) is one :class:`BenchmarkError` whose
+message names the path exactly as it was given.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from .types import BenchmarkError
 
 DATA_ENV = "SAC_DATA_DIR"
 CACHE_ENV = "SAC_CACHE_DIR"
+DATA_ROOT_ENV = "SAC_DATA_ROOT"
 
 
 def default_cache_dir() -> Path:
@@ -16,12 +25,54 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get(CACHE_ENV, "cache"))
 
 
-def resolve_data_dir(data: str | os.PathLike[str] | None) -> Path:
-    """``--data`` if given, else ``$SAC_DATA_DIR``; errors clearly when neither is usable."""
+def data_roots(value: str | None = None) -> tuple[Path, ...]:
+    """The allowed data folders: ``value`` or ``$SAC_DATA_ROOT``, several separated by ``os.pathsep``
+    (``:``), each resolved (links and ``..``). Empty: no confinement."""
+    raw = os.environ.get(DATA_ROOT_ENV, "") if value is None else value
+    return tuple(Path(os.path.realpath(Path(p).expanduser())) for p in raw.split(os.pathsep) if p.strip())
+
+
+def _stat_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be used as a folder, or None."""
+    try:
+        os.stat(path)
+    except ValueError:  # os.stat's own complaint: an embedded NUL character
+        return "not a valid path (it contains a NUL character)"
+    except OSError as e:
+        if e.errno == errno.ENAMETOOLONG:
+            return f"path too long ({len(str(path))} characters)"
+        if e.errno == errno.EACCES:
+            return "permission denied"
+        if e.errno == errno.ELOOP:
+            return "too many levels of symbolic links"
+        if e.errno in (errno.ENOENT, errno.ENOTDIR):
+            return "a broken symbolic link" if os.path.islink(path) else "no such folder"
+        return e.strerror or type(e).__name__
+    if not os.path.isdir(path):
+        return "is a file, not a folder"
+    return None
+
+
+def resolve_data_dir(data: str | os.PathLike[str] | None, roots: Sequence[Path] = ()) -> Path:
+    """``--data`` if given, else ``$SAC_DATA_DIR``: a readable LegalBench-RAG folder, inside ``roots``
+    when any are given. Raises :class:`BenchmarkError` naming the path otherwise."""
     raw = data if data is not None else os.environ.get(DATA_ENV)
     if not raw:
         raise BenchmarkError(f"no data directory: pass --data DIR or set {DATA_ENV}")
     path = Path(raw).expanduser()
-    if not (path / "benchmarks").is_dir():
-        raise BenchmarkError(f"{path}: not a LegalBench-RAG directory (no benchmarks/ folder)")
+    problem = _stat_problem(path)
+    if problem is None and roots:
+        real = Path(os.path.realpath(path))
+        if not any(real == root or real.is_relative_to(root) for root in roots):
+            allowed = ", ".join(str(r) for r in roots)
+            problem = f"outside the folders this server may read ({DATA_ROOT_ENV}: {allowed})"
+    if problem is None:
+        benchmarks = path / "benchmarks"
+        inner = _stat_problem(benchmarks)
+        if inner in ("no such folder", "is a file, not a folder", "a broken symbolic link"):
+            problem = "not a LegalBench-RAG directory (no benchmarks/ folder)"
+        elif inner is not None:
+            problem = f"benchmarks/: {inner}"
+    if problem is not None:
+        raise BenchmarkError(f"{raw}: {problem}")
     return path

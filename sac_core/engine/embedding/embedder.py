@@ -4,8 +4,9 @@ An :class:`Embedder` runs one model on one backend (:mod:`.encoders`). Vectors a
 L2-normalised float32, so inner product = cosine.
 
 Cache: one diskcache entry per text, key ``"<model id>[@onnx]|<sha256 of the exact text>"``, value
-the vector's float32 bytes. Each encoded batch is written at once, so an interrupted run
-resumes where it stopped.
+the vector's float32 bytes. Each encoded batch (``write_every`` texts, by default one model batch:
+well under a second of work) is written in one transaction and reported to ``on_progress``, so
+an interrupted run loses at most that batch and resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from tqdm.auto import tqdm
 
 from .encoders import BACKENDS, Encoder, load_encoder
 from .models import model_id
-
-_WRITE_EVERY = 512  # texts per cache write: at most this much work is lost on interruption
 
 
 def shared_embedder(embedders: dict[str, Embedder], model: str, cache_dir: Path, backend: str) -> Embedder:
@@ -42,13 +41,16 @@ def text_key(model: str, text: str, backend: str = "torch") -> str:
 class Embedder:
     """Encode texts with one model, reading and filling the disk cache."""
 
-    def __init__(self, model: str, cache_dir: Path, batch_size: int = 32, backend: str = "torch") -> None:
+    def __init__(
+        self, model: str, cache_dir: Path, batch_size: int = 32, backend: str = "torch", write_every: int | None = None
+    ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"unknown embedding backend {backend!r}; choose one of {', '.join(BACKENDS)}")
         self.model = model
         self.backend = backend
         self.cache_dir = cache_dir
         self.batch_size = batch_size
+        self.write_every = write_every or batch_size  # texts per cache transaction and progress update
         self.cache = diskcache.Cache(str(cache_dir / "embeddings"), eviction_policy="none")  # never drop paid-for work
         self.encoded = 0  # texts this object actually sent through the model (cache misses)
 
@@ -102,8 +104,8 @@ class Embedder:
     ) -> None:
         order = sorted(missing, key=lambda k: len(missing[k]))  # similar lengths batch with less padding
         bar = tqdm(total=len(order), desc=desc, unit="text", disable=not progress)
-        for i in range(0, len(order), _WRITE_EVERY):
-            block = order[i : i + _WRITE_EVERY]
+        for i in range(0, len(order), self.write_every):
+            block = order[i : i + self.write_every]
             vecs = self.encoder.encode([missing[k] for k in block], batch_size=self.batch_size)
             with self.cache.transact():
                 for key, vec in zip(block, vecs):

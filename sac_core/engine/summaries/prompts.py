@@ -38,6 +38,7 @@ import json
 import re
 import string
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -87,8 +88,9 @@ class Prompt:
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
+@lru_cache(maxsize=1)
 def builtin_prompt_ids() -> tuple[str, ...]:
-    """Ids of the prompts shipped in ``sac_core/summaries/prompts/``."""
+    """Ids of the prompts shipped in ``sac_core/engine/summaries/prompts/`` (package data: read once)."""
     folder = resources.files(__package__) / "prompts"
     return tuple(sorted(p.name[: -len(".json")] for p in folder.iterdir() if p.name.endswith(".json")))
 

@@ -1,0 +1,81 @@
+"""The one rule for untrusted text: it is rendered as text, never as HTML or Markdown.
+
+Untrusted means anything the app did not write itself: document text, summaries, queries, URL
+parameters, file and dataset names, paths and error messages. Streamlit reads Markdown almost
+everywhere (``st.markdown``, captions, labels, ``st.error`` …), and inside
+``st.markdown(..., unsafe_allow_html=True)`` a blank line ends the HTML block, after which
+Markdown applies again. So:
+
+- **inside an HTML fragment** use :func:`esc`: ``& < > " '`` and every other ASCII character
+  Markdown gives a meaning to become numeric character references, and line breaks become
+  ``<br>``, so the fragment has no blank line and no Markdown syntax, wherever it ends up;
+- **wherever Streamlit reads Markdown** (labels, captions, titles, ``st.error``/``warning``/
+  ``info``, ``st.markdown`` without HTML, progress and spinner texts) use :func:`md`: every ASCII
+  punctuation character is backslash-escaped and control characters are shown as escapes
+  (``\\n``), so a name like ``[x](javascript:…)`` reads exactly so;
+- **in a Plotly figure** (legend names, titles, hover and marker texts), which reads a small HTML
+  subset, use :func:`svg_text`; never put untrusted text into a ``hovertemplate``;
+- plain-text elements (``st.dataframe``, ``st.code``, ``st.text``, option lists) need nothing.
+
+Error messages keep the file name exactly as it is: ``md(str(error))``.
+"""
+
+from __future__ import annotations
+
+import html
+import string
+
+# HTML's own five, Markdown's punctuation, "$" (Streamlit reads LaTeX between dollars) and ":" (emoji
+# and ":red[...]" directives, "javascript:" autolinks): each becomes a numeric character reference.
+_HTML_SAFE: dict[int, str | None] = {ord(c): f"&#{ord(c)};" for c in string.punctuation}
+_HTML_SAFE.update({ord("\r"): None, ord("\n"): "<br>", 0: "\ufffd"})  # NUL: what browsers show for it
+
+_CONTROL = {i: f"\\x{i:02x}" for i in (*range(0x20), *range(0x7F, 0xA0))}  # C0, DEL and C1
+_CONTROL.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+
+
+def esc(text: object) -> str:
+    """``text`` for the inside of an HTML element: escaped for HTML and Markdown, lines as ``<br>``."""
+    raw = str(text).replace("\r\n", "\n").replace("\r", "\n")
+    return raw.translate(_HTML_SAFE)
+
+
+def esc_attr(text: object) -> str:
+    """``text`` for an HTML attribute value (in double quotes): escaped, line breaks as spaces."""
+    return esc(str(text).replace("\r", " ").replace("\n", " "))
+
+
+def svg_text(text: object) -> str:
+    """``text`` for a Plotly label: HTML-escaped (Plotly reads ``<a href>``, ``<b>``, ``<br>`` …),
+    line breaks as spaces."""
+    return html.escape(str(text).replace("\r", " ").replace("\n", " "), quote=True)
+
+
+def md(text: object) -> str:
+    """``text`` for a place where Streamlit reads Markdown: shown exactly, read as nothing.
+
+    Backslash before every ASCII punctuation character (CommonMark allows exactly these), control
+    characters as visible escapes (``\\n``), leading spaces as references (four would start a code
+    block); the result is one line.
+    """
+    raw = str(text)
+    body = raw.strip()
+    lead = raw[: len(raw) - len(raw.lstrip())]
+    trail = raw[len(lead) + len(body) :]
+    out = [_reference(ch) for ch in lead]  # Markdown trims (and four spaces indent) edge whitespace
+    for ch in body:
+        code = ord(ch)
+        if code in _CONTROL:
+            out.append("\\" + _CONTROL[code])  # an escaped backslash, then e.g. "n"
+        elif ch in string.punctuation:
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    out.extend(_reference(ch) for ch in trail)
+    return "".join(out)
+
+
+def _reference(ch: str) -> str:
+    """A whitespace character at the edge of a line as Markdown keeps it: a visible escape for a
+    control character, a numeric reference for the rest."""
+    return "\\" + _CONTROL[ord(ch)] if ord(ch) in _CONTROL else f"&#{ord(ch)};"

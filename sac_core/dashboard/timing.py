@@ -1,0 +1,131 @@
+"""How fast the dashboard answers, for ``sac bench``: the server time of one Compare rerun, and the
+time to the first ranked chunks when several browsers open Compare at once.
+
+- Server time: a real server records how long each run of the Compare script takes (``app.py``
+  writes it to the file named by ``$SAC_TIMING_LOG``); a browser triggers the reruns by typing a
+  new question each time, so each rerun embeds and searches. This is the server's work per rerun,
+  without the browser and the network.
+- Concurrent first results: one real server (``streamlit run``), one headless Chromium with N
+  isolated contexts (N independent sessions), all opening Compare at the same moment; per session
+  the time from navigation to the first ranked chunk on screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import browser
+
+FIRST_RESULT = ".sac-hit"
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Milliseconds: the median, the 95th percentile and the slowest of ``n`` measurements."""
+
+    n: int
+    p50_ms: float
+    p95_ms: float
+    max_ms: float
+
+    @classmethod
+    def of(cls, seconds: list[float]) -> Timings:
+        ms = sorted(s * 1000 for s in seconds)
+        return cls(len(ms), statistics.median(ms), ms[int(0.95 * (len(ms) - 1))], ms[-1])
+
+    def __str__(self) -> str:
+        return f"p50 {self.p50_ms:,.0f} ms, p95 {self.p95_ms:,.0f} ms, max {self.max_ms:,.0f} ms over {self.n}"
+
+
+TIMING_ENV = "SAC_TIMING_LOG"  # app.py appends "<page>\t<milliseconds>" per script run to this file
+PROFILE_ENV = "SAC_PROFILE_DIR"  # app.py saves each script run's cProfile statistics in this folder
+
+
+def read_timing_log(path: Path, page: str) -> list[float]:
+    """Milliseconds of every run of ``page`` recorded in a timing log (see :data:`TIMING_ENV`)."""
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        name, _, ms = line.partition("\t")
+        if name == page:
+            out.append(float(ms))
+    return out
+
+
+def compare_reruns(env: Mapping[str, str], reruns: int = 20, timeout_ms: float = 3_600_000) -> tuple[float, Timings]:
+    """(seconds to the first ranked chunk in a fresh server, server time of ``reruns`` warm reruns).
+
+    The server records how long each run of the Compare script takes (``app.py`` writes it to the
+    timing log); each timed rerun types a new free-text question, so it embeds and searches.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "timing.tsv"
+        with browser.session({**env, TIMING_ENV: str(log)}, Path(tmp) / "streamlit.log") as (server, page):
+            t0 = time.perf_counter()
+            page.goto(server.url)
+            page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
+            first = time.perf_counter() - t0
+            browser.settle(page)
+            box = page.get_by_label("… or type your own question", exact=False)
+            for i in range(reruns):
+                before = len(read_timing_log(log, "Compare"))
+                box.fill(f"Which party must return confidential information, case {i}?")
+                box.press("Enter")
+                deadline = time.monotonic() + timeout_ms / 1000
+                while len(read_timing_log(log, "Compare")) <= before and time.monotonic() < deadline:
+                    page.wait_for_timeout(20)
+            runs = read_timing_log(log, "Compare")
+        return first, Timings.of([ms / 1000 for ms in runs[-reruns:]])
+
+
+async def _first_results(url: str, sessions: int, timeout_ms: float) -> list[float]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        chrome = await p.chromium.launch(
+            executable_path=str(browser.CHROMIUM), args=list(browser.CHROMIUM_ARGS), headless=True
+        )
+        try:
+            contexts = [await chrome.new_context(viewport={"width": 1500, "height": 1000}) for _ in range(sessions)]
+            pages = [await context.new_page() for context in contexts]
+
+            async def one(page) -> float:
+                t0 = time.perf_counter()
+                await page.goto(url)
+                await page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
+                return time.perf_counter() - t0
+
+            return list(await asyncio.gather(*(one(page) for page in pages)))
+        finally:
+            await chrome.close()
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def concurrent_first_results(
+    env: Mapping[str, str], sessions: int = 8, warm: bool = True, timeout_ms: float = 3_600_000
+) -> tuple[Timings, float]:
+    """Time to the first ranked chunk for ``sessions`` browsers opening Compare together, and the
+    CPU-seconds the server spent meanwhile (the rest of the machine's time went to the browsers).
+
+    ``warm``: one session opens Compare first (and is not counted), so the indexes are built and
+    shared; then the ``sessions`` are timed.
+    """
+    with tempfile.TemporaryDirectory() as tmp, browser.serve(env, Path(tmp) / "streamlit.log") as server:
+        if warm:
+            asyncio.run(_first_results(server.url, 1, timeout_ms))
+        cpu = _cpu_seconds(server.process.pid)
+        seconds = asyncio.run(_first_results(server.url, sessions, timeout_ms))
+        return Timings.of(seconds), _cpu_seconds(server.process.pid) - cpu

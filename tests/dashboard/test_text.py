@@ -1,0 +1,154 @@
+"""The one rule for untrusted text, checked with a real CommonMark parser (markdown-it-py, with raw
+HTML on, as Streamlit's ``unsafe_allow_html``) on hand-made attacks and on Hypothesis's arbitrary text.
+
+Properties: whatever the text, the rendered output has exactly the tags the app put there, and
+shows the text itself, character for character.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from sac_core.dashboard import views
+from sac_core.dashboard.text import esc, esc_attr, md, svg_text
+from sac_core.engine.chunking import Chunk
+from sac_core.engine.data import Span
+from sac_core.engine.retrieval import Hit
+
+MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+ATTACKS = [
+    "governing law\n\n![t](http://127.0.0.1:9/track.png)\n\n[y](https://example.com/phish)\n\n# Injected heading",
+    "[x](javascript:alert(1))",
+    '<script>alert("pwned")</script><img src=x onerror=alert(1)>',
+    "**bold** _em_ `code` ~~del~~ <b>b</b> $x^2$ :red[red] :material/home: www.example.com https://x.y",
+    "    indented code\r\n\r\n> quote\n- item\n1. one\n| a | b |\n|---|---|\n---\n===",
+    "&amp; &#60; \\*escaped\\* <!-- comment --> <?php ?> <![CDATA[x]]>",
+]
+# Any text, including the characters Markdown and HTML care about and every kind of line break.
+TEXT = st.text(
+    alphabet=st.one_of(st.sampled_from(list("\n\r\t #*_`[]()!<>&;:/\\$|~-+=.'\"{}@%^")), st.characters()),
+    max_size=200,
+)
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.attrs: list[tuple[str, str | None]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attrs.extend(attrs)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+    @property
+    def shown(self) -> str:
+        """The text a reader sees (without the line break the renderer adds after each block)."""
+        return "".join(self.text).removesuffix("\n")
+
+
+def parsed(fragment: str) -> _Tags:
+    tags = _Tags()
+    tags.feed(MARKDOWN.render(fragment))
+    return tags
+
+
+def _shown(text: str) -> str:
+    """What a reader should see of ``text`` in an HTML block: its lines joined by line breaks (and
+    NUL as U+FFFD, as CommonMark and browsers show it)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_hand_made_attacks_stay_text_inside_html(attack: str) -> None:
+    out = parsed(f'<div class="x">{esc(attack)}</div>')
+    assert set(out.tags) <= {"div", "br"}, out.tags
+    assert out.shown == _shown(attack).replace("\n", "")
+    assert out.tags.count("br") == _shown(attack).count("\n")
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_hand_made_attacks_stay_text_as_markdown(attack: str) -> None:
+    out = parsed(md(attack))
+    assert out.tags == ["p"], out.tags
+    assert out.shown == _visible(attack)
+
+
+def _visible(text: str) -> str:
+    """``text`` as md() shows it: control characters as escapes, the rest unchanged."""
+    names = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return "".join(names.get(c, f"\\x{ord(c):02x}") if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 else c for c in text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(TEXT)
+def test_esc_never_lets_html_or_markdown_through(text: str) -> None:
+    out = parsed(f'<div class="x">{esc(text)}</div>')
+    assert set(out.tags) <= {"div", "br"}
+    assert out.tags.count("div") == 1 and not out.attrs[1:]
+    assert out.shown == _shown(text).replace("\n", "")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(TEXT)
+def test_md_shows_the_text_exactly_and_nothing_else(text: str) -> None:
+    rendered = md(text)
+    assert "\n" not in rendered and "\r" not in rendered
+    assert "://" not in rendered and "www." not in rendered.lower()  # GFM autolinks need these unescaped
+    out = parsed(rendered)
+    if text == "":
+        assert out.tags == []
+        return
+    assert out.tags == ["p"], (text, out.tags)
+    assert out.shown == _visible(text), text
+
+
+@settings(max_examples=500, deadline=None)
+@given(TEXT)
+def test_attributes_cannot_be_closed(text: str) -> None:
+    out = parsed(f'<div class="x"><code title="{esc_attr(text)}">y</code></div>')
+    assert out.tags == ["div", "code"]
+    assert dict(out.attrs)["title"] == re.sub(r"[\r\n]", " ", text).replace("\x00", "\ufffd")
+
+
+@settings(max_examples=500, deadline=None)
+@given(TEXT)
+def test_svg_text_is_plain_for_plotly(text: str) -> None:
+    escaped = svg_text(text)
+    assert "<" not in escaped and ">" not in escaped and '"' not in escaped
+    assert html.unescape(escaped) == re.sub(r"[\r\n]", " ", text)
+
+
+def _fragments(path: str, chunk: str, summary: str) -> dict[str, str]:
+    hit = Hit(Chunk(path, 0, len(chunk), chunk), 0.5)
+    return {
+        "hit": views.hit_card(1, hit, False, [Span(path, 0, 1)]),
+        "query": views.query_html(path, chunk),
+        "summary": views.summary_box_html(summary),
+        "summaries": views.summary_table([views.SummaryRow(path, True, (chunk,), ((chunk, summary),))]),
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT, TEXT, TEXT)
+def test_view_fragments_keep_their_own_tags_whatever_the_text(path: str, chunk: str, summary: str) -> None:
+    """The same fragments with every character replaced by "a" (same lengths) have the same tags."""
+    plain = _fragments(*("a" * len(t) for t in (path, chunk, summary)))
+    for name, fragment in _fragments(path, chunk, summary).items():
+        got = [t for t in parsed(fragment).tags if t != "br"]
+        want = [t for t in parsed(plain[name]).tags if t != "br"]
+        assert got == want, (name, got, want)

@@ -1,0 +1,83 @@
+"""kill -9 in the middle of embedding, then a rerun: it resumes from the cache (nothing paid for is
+lost beyond the last batch) and gives exactly the results of a run that was never interrupted."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import diskcache
+import pandas as pd
+
+WORDS = (
+    "agreement party confidential information disclose receiving term termination law court notice "
+    "obligation purpose employee affiliate breach remedy injunction return destroy copy written consent "
+    "period year month day governing jurisdiction venue assignment waiver amendment severability"
+).split()
+
+
+def _corpus(root: Path, n_docs: int = 36, chars: int = 5000) -> Path:
+    """A deterministic benchmark big enough that embedding takes several seconds."""
+    rng = random.Random(7)
+    (root / "corpus" / "gen").mkdir(parents=True)
+    tests = []
+    for i in range(n_docs):
+        words, length = [], 0
+        while length < chars:
+            sentence = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 16))).capitalize() + ". "
+            words.append(sentence)
+            length += len(sentence)
+        text = f"Agreement number {i} between Party {i} and Party {i + 1}. " + "".join(words)
+        (root / "corpus" / "gen" / f"doc{i:02d}.txt").write_text(text, encoding="utf-8")
+        start = text.index(".") + 2
+        tests.append({
+            "query": f"What does agreement {i} say about termination?",
+            "snippets": [{"file_path": f"gen/doc{i:02d}.txt", "span": [start, start + 120], "answer": text[start : start + 120]}],
+        })  # fmt: skip
+    (root / "benchmarks").mkdir()
+    (root / "benchmarks" / "gen.json").write_text(json.dumps({"tests": tests}), encoding="utf-8")
+    return root
+
+
+def _evaluate(data: Path, cache: Path, out: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "sac_core.cli", "evaluate", "--data", str(data), "--protocol", "full",
+               "--chunk-size", "200", "--cache-dir", str(cache), "--out", str(out), "--quiet"]  # fmt: skip
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _cached(cache: Path) -> int:
+    folder = cache / "embeddings"
+    if not (folder / "cache.db").exists():
+        return 0
+    with diskcache.Cache(str(folder)) as c:
+        return len(c)
+
+
+def test_kill_9_during_embedding_then_rerun_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    data = _corpus(tmp_path / "data")
+    killed = _evaluate(data, tmp_path / "cache-a", tmp_path / "a.csv")
+    deadline = time.monotonic() + 300
+    while _cached(tmp_path / "cache-a") < 64 and time.monotonic() < deadline and killed.poll() is None:
+        time.sleep(0.2)
+    assert killed.poll() is None, f"finished before it could be killed: {killed.stderr.read().decode()[-2000:]}"
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+    kept = _cached(tmp_path / "cache-a")
+    assert kept >= 64  # the batches written before the kill survive it
+
+    rerun = _evaluate(data, tmp_path / "cache-a", tmp_path / "a.csv")
+    clean = _evaluate(data, tmp_path / "cache-b", tmp_path / "b.csv")
+    for proc in (rerun, clean):
+        assert proc.wait(timeout=600) == 0, proc.stderr.read().decode()[-2000:]
+    total = _cached(tmp_path / "cache-b")
+    assert kept < total == _cached(tmp_path / "cache-a")  # the rerun added only what was missing
+    metrics = ["dataset", "k", "drm", "precision", "recall", "hit", "mrr", "ndcg"]
+    a, b = pd.read_csv(tmp_path / "a.csv")[metrics], pd.read_csv(tmp_path / "b.csv")[metrics]
+    pd.testing.assert_frame_equal(a, b)
