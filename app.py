@@ -31,7 +31,7 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-with ui.timed(page.title):  # the server time of this run, for `sac bench` (only when $SAC_TIMING_LOG is set)
+with ui.timed(getattr(page, "title", "page")):  # this run's server time, for `sac bench` ($SAC_TIMING_LOG)
     settings = ui.sidebar()
     ui.style()
     ui.banner(settings)

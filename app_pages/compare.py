@@ -15,7 +15,9 @@ st.caption(
     "(DRM). Highlighted text lies inside a gold span; the rest is muted."
 )
 ui.require_datasets(s)
-ws = ui.workspace(s, compare.compare_columns(s.base_config()))
+ws, pending = ui.workspace(s, compare.compare_columns(s.base_config()))
+if ws is None:  # nothing built yet: the build panel above shows the progress
+    st.stop()
 
 ids = {ds: [q.query_id for q in ws.bench.queries if q.dataset == ds] for ds in ws.bench.datasets}
 if not ids:

@@ -1,22 +1,18 @@
-"""Tune: change chunking, summaries and the BM25/semantic weight, rebuild a small subset, compare."""
+"""Tune: chunk size, summaries and the BM25 mix on the pooled corpus, answered at once where computed."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-import plotly.express as px
 import streamlit as st
 
 from app_pages import shared as ui
-from sac_core.dashboard import compare, curves, state, tune, views
-from sac_core.dashboard.curves import METRIC_LABELS
+from sac_core.dashboard import state, tune, views
 
 s = ui.settings()
-st.title("Tune: try a setting on one dataset")
+st.title("Tune: chunk size, summaries and the BM25 mix")
 st.caption(
-    "Pick a setting and press **Apply**: the indexes are rebuilt for one dataset's queries and the "
-    "documents they cite (summaries and embeddings come from the caches when present), and the new "
-    "metrics are shown beside the previous setting's."
+    "The baseline and SAC on the same pooled corpus as Compare and the sweeps (every chosen dataset, one "
+    "index). Stops marked ⚡ answer at once from results computed before (the committed sweeps, or settings "
+    "built here earlier): no embedding. Any other stop can be built in the background; it is ⚡ afterwards."
 )
 bench = ui.benchmark(s)
 if not bench.queries:
@@ -26,136 +22,103 @@ if not bench.queries:
     )
     st.stop()
 
-with st.form("tune_form"):
-    row = st.columns(3)
-    dataset = row[0].selectbox("Dataset (subset)", list(bench.datasets), key="tune_dataset")
-    chunk_size = row[1].slider("Chunk size (characters)", 100, 1500, 500, step=50, key="tune_chunk")
-    overlap = row[2].slider("Chunk overlap (characters)", 0, 300, 0, step=10, key="tune_overlap")
-    row = st.columns(3)
-    providers = s.source.providers
-    provider = row[0].selectbox(
-        "Summary provider",
-        providers,
-        key="tune_provider",
-        index=providers.index(s.provider) if s.provider in providers else 0,
-        format_func=lambda p: ui.PROVIDER_LABELS.get(p, p),
-        help="file: only 150 or 300 characters; extractive: any length",
-    )
-    chars = row[1].slider(
-        "Summary length (characters)",
-        50,
-        600,
-        150,
-        step=10,
-        key="tune_chars",
-        help="The file provider has 150 and 300 only: other lengths snap to the nearer one.",
-    )
-    weight = row[2].slider("Semantic weight (1 = dense, 0 = BM25)", 0.0, 1.0, 1.0, step=0.05, key="tune_weight")
-    k = st.select_slider("k", [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64], value=8, key="tune_k")
-    applied = st.form_submit_button("Apply", type="primary")
+lookup = ui.tune_lookup(s)
+base = s.base_config()
+providers = s.source.providers
+# The widgets' values live in the session, so each slider can mark its instant stops before it is drawn.
+if st.session_state.get("tune_provider") not in providers:
+    st.session_state["tune_provider"] = s.provider if s.provider in providers else providers[0]
+provider = st.session_state["tune_provider"]
+lengths = state.summary_lengths(provider) or tuple(range(50, 601, 10))
+st.session_state.setdefault("tune_chunk", 500)
+st.session_state.setdefault("tune_weight", 1.0)
+if st.session_state.get("tune_chars") not in lengths:  # e.g. 220 from extractive, then the file provider
+    wanted = st.session_state.get("tune_chars", 150)
+    st.session_state["tune_chars"] = min(lengths, key=lambda n: abs(n - wanted))
+st.session_state.setdefault("tune_k", 8)
+current = tune.TuneSetting(
+    st.session_state["tune_chunk"], provider, st.session_state["tune_chars"], st.session_state["tune_weight"]
+)
 
-lengths = state.summary_lengths(provider)
-if lengths and chars not in lengths:
-    chars = min(lengths, key=lambda n: abs(n - chars))
-    st.caption(f"The file provider has {' and '.join(map(str, lengths))}-character summaries: using {chars}.")
-setting = tune.TuneSetting(dataset, int(chunk_size), int(overlap), provider, int(chars), float(weight), int(k))
 
-if applied:
-    st.session_state["tune_pending"] = setting
-pending = st.session_state.get("tune_pending")
-if isinstance(pending, tune.TuneSetting):
-    if pending.chunk_overlap >= pending.chunk_size:
-        st.session_state.pop("tune_pending")
-        st.error("The overlap must be smaller than the chunk size.")
-        st.stop()
-    config = pending.config(s.base_config())
-    subset = bench.subset((pending.dataset,))
-    ui.confirm_openai(
-        replace(s, provider=pending.provider, chars=pending.chars),
-        subset,
-        compare.compare_columns(config),
-        f"tune::{pending}",
-    )
-    bar = st.progress(0.0, text="Building the indexes …")
-    try:
-        table = tune.evaluate_setting(
-            subset,
-            config,
-            s.source.data_dir,
-            s.cache_dir,
-            ui.progress_callback(bar),
-            ui.api_key(replace(s, provider=pending.provider)),
-        )
-    except ui.LOAD_ERRORS as e:
-        st.error(f"Could not evaluate this setting: {views.md(e)}")
-        table = None
-    finally:
-        bar.empty()
-        st.session_state.pop("tune_pending", None)
-    if table is not None:
-        st.session_state["tune_prev"] = st.session_state.get("tune_now")
-        st.session_state["tune_now"] = (pending, table)
+instant = {
+    field: tune.instant_stops(lookup, bench, base, current, field, values)
+    for field, values in (("chunk_size", tune.CHUNK_SIZES), ("chars", lengths), ("semantic_weight", tune.WEIGHTS))
+}
 
-now = st.session_state.get("tune_now")
-prev = st.session_state.get("tune_prev")
-if now is None:
-    st.info("Press **Apply** to evaluate the setting above.")
+
+row = st.columns([3, 2, 2, 3])
+chunk_size = row[0].select_slider(
+    "Chunk size (characters)", tune.CHUNK_SIZES, key="tune_chunk",
+    format_func=lambda v: tune.mark(v, instant["chunk_size"]),
+)  # fmt: skip
+row[1].selectbox(
+    "Summary provider", providers, key="tune_provider", format_func=lambda p: ui.PROVIDER_LABELS.get(p, p),
+    help="file: the LLM summaries of summaries/llm.jsonl (150 and 300 characters); extractive: any length",
+)  # fmt: skip
+chars = row[2].select_slider(
+    "Summary length (characters)", lengths, key="tune_chars",
+    format_func=lambda v: tune.mark(v, instant["chars"]),
+)  # fmt: skip
+weight = row[3].select_slider(
+    "Semantic weight (1 = dense, 0 = BM25)", tune.WEIGHTS, key="tune_weight",
+    format_func=lambda v: tune.mark(v, instant["semantic_weight"]),
+)  # fmt: skip
+row = st.columns([2, 5])
+k = row[0].select_slider("k", tune.KS, key="tune_k")
+shown = row[1].multiselect(
+    "Queries of (means over these datasets; the index always holds them all)", list(bench.datasets),
+    default=list(bench.datasets), key="tune_datasets",
+)  # fmt: skip
+if not shown:
+    st.warning("Choose at least one dataset whose queries to show.")
     st.stop()
 
-now_setting, now_table = now
-prev_setting, prev_table = prev if prev is not None else (None, None)
-show_k = now_setting.k
-st.subheader(f"At k = {show_k}")
-st.markdown(
-    f"**Now:** {views.md(now_setting.label)}  \n**Before:** {views.md(prev_setting.label) if prev_setting else '—'}"
-)
+setting = tune.TuneSetting(int(chunk_size), provider, int(chars), float(weight))
+variants = setting.variants(base)
+found = {name: lookup.find(config, bench) for name, config in variants.items()}
+missing = {name: variants[name] for name, hit in found.items() if hit is None}
 
-diff = tune.diff_table(now_table, prev_table, show_k)
-view = diff.assign(
-    metric=diff["metric"].map(lambda m: METRIC_LABELS.get(m, m)),
-    previous=(diff["previous"] * 100).round(2),
-    new=(diff["new"] * 100).round(2),
-    change=(diff["change"] * 100).round(2),
-    better=diff["better"].map(lambda b: "" if b is None else ("✓ better" if b else "✗ worse")),
-)
-if prev_table is None:
-    view = view.drop(columns=["previous", "change", "better"])
+if missing:
+    chunks = tune.estimated_chunks(bench, setting.chunk_size)
+    st.warning(
+        f"**{views.md(setting.label)}** is not computed yet. Building it embeds about {chunks:,} chunks for each "
+        f"of {views.md(', '.join(missing))} and retrieves every query; it runs in the background, on the whole "
+        "pooled corpus, and every session can use it afterwards."
+    )
+    jobs = tune.cell_jobs(missing, s.source.data_dir, s.cache_dir)
+    statuses = [ui.build_manager(s.cache_dir).status(job.key) for job in jobs]
+    running = any(status is not None and status.active for status in statuses)
+    if running or st.button("Build this setting in the background", type="primary", key="tune_build"):
+        ui.build_panel(s, jobs)
+    st.stop()
+
+table = tune.results(found, shown)
+label = setting.label + ("" if set(shown) == set(bench.datasets) else f" · queries of {', '.join(shown)}")
+now = st.session_state.get("tune_now")
+if now is None or now[0] != label:  # a new answer: the last one becomes "before"
+    st.session_state["tune_prev"] = now
+    st.session_state["tune_now"] = now = (label, table)
+prev = st.session_state.get("tune_prev")
+prev_label, prev_table = prev if prev is not None else (None, None)
+
+st.subheader(f"At k = {k}")
+st.markdown(f"**Now:** {views.md(label)}  \n**Before:** {views.md(prev_label) if prev_label else '—'}")
+sources = {f"{views.md(name)}: {hit.source} ({hit.backend})" for name, hit in found.items() if hit is not None}
+st.caption("Answered from saved per-query results, no embedding: " + "; ".join(sorted(sources)) + ".")
+diff = tune.diff_table(table, prev_table, int(k))
 st.dataframe(
-    view,
-    hide_index=True,
-    width="stretch",
+    tune.diff_view(diff, prev_table is not None), hide_index=True, width="stretch",
     column_config={
         "previous": st.column_config.NumberColumn("previous %", format="%.2f"),
         "new": st.column_config.NumberColumn("new %", format="%.2f"),
         "change": st.column_config.NumberColumn("change (pts)", format="%+.2f"),
     },
+)  # fmt: skip
+st.caption(
+    "DRM: lower is better; precision and recall: higher is better. Macro means over the shown datasets' queries."
 )
-st.caption("DRM: lower is better; precision and recall: higher is better. Means over the dataset's queries.")
-
 st.subheader("DRM, precision and recall over k (this setting)")
-long = now_table.melt(
-    id_vars=["index", "variant", "k"], value_vars=["drm", "precision", "recall"], var_name="metric", value_name="value"
-)
-long["value"] *= 100
-long["metric"] = long["metric"].map(lambda m: METRIC_LABELS.get(m, m))
-names = list(dict.fromkeys(long["index"]))
-fig = px.line(
-    long,
-    x="k",
-    y="value",
-    color="index",
-    facet_col="metric",
-    markers=True,
-    log_x=True,
-    labels={"value": "%", "index": "index"},
-    template="plotly_white",
-    height=320,
-    color_discrete_map={n: curves.PALETTE[i % len(curves.PALETTE)] for i, n in enumerate(names)},
-)
-fig.for_each_annotation(lambda a: a.update(text=a.text.split("=")[-1]))
-ks = sorted(long["k"].unique().tolist())
-fig.update_xaxes(tickvals=ks, ticktext=[str(x) for x in ks])
-fig.update_yaxes(matches=None, rangemode="tozero", showticklabels=True)
-st.plotly_chart(fig, width="stretch")
+st.plotly_chart(tune.curves_figure(table), width="stretch")
 with st.expander("Table (all k, all metrics)"):
-    st.dataframe(now_table, hide_index=True, width="stretch")
+    st.dataframe(table, hide_index=True, width="stretch")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .dashboard.compare import compare_columns
 from .dashboard.screenshots import ScreenshotError, take_screenshots
 from .dashboard.timing import compare_reruns, concurrent_first_results
 from .engine.data import (
@@ -23,12 +24,13 @@ from .engine.data import (
     resolve_data_dir,
     write_demo_corpus,
 )
-from .engine.embedding import DEFAULT_MODEL
+from .engine.embedding import BACKENDS, DEFAULT_MODEL, Embedder, default_backend, shared_embedder
 from .engine.metrics import DEFAULT_KS
 from .engine.retrieval import build_pool
 from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
 from .experiments import RunConfig, Workspace, evaluate, format_results, load_sweep, run_sweep, write_run
 from .experiments.bench import cache_write_cost, encode_vs_build, peak_rss_mb, query_latency, warm_sweep_seconds
+from .experiments.index_store import build_retriever, check_index, document_summaries
 from .experiments.report import at_k, mean_over_k, read_results
 
 
@@ -109,6 +111,65 @@ def summary_config(args: argparse.Namespace, data_dir: Path) -> SummaryConfig:
     return config.resolved(data_dir)
 
 
+def _index_args(p: argparse.ArgumentParser) -> None:
+    """The settings that decide what an index holds (shared by `evaluate` and `index`)."""
+    p.add_argument("--chunker", default="rcts", choices=["rcts", "naive"])
+    p.add_argument("--chunk-size", type=int, default=500, help="characters")
+    p.add_argument("--chunk-overlap", type=int, default=0, help="characters")
+    p.add_argument("--model", default=DEFAULT_MODEL, help="sentence-transformers name or local path")
+    p.add_argument(
+        "--backend",
+        default=default_backend(),
+        choices=BACKENDS,
+        help="embedding runtime (default: onnx when installed)",
+    )
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    data_dir = resolve_data_dir(args.data)
+    cache_dir = args.cache_dir or default_cache_dir()
+    base = RunConfig(
+        protocol=args.protocol,
+        datasets=parse_datasets(args.datasets, data_dir),
+        seed=args.seed,
+        chunker=args.chunker,
+        chunk_size=args.chunk_size,
+        chunk_overlap=args.chunk_overlap,
+        model=args.model,
+        backend=args.backend,
+        summary=summary_config(args, data_dir),
+    )
+    if args.method:
+        configs = [(args.method, base.with_(method=args.method))]
+    else:  # exactly what the Compare page opens for these settings
+        configs = [(col.name, col.config) for col in compare_columns(base)]
+    start = time.perf_counter()
+    bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
+    print(f"{base.protocol}: {len(bench.documents)} documents; {len(configs)} index(es)", file=sys.stderr)
+    embedders: dict[str, Embedder] = {}
+    for name, config in configs:
+        t0 = time.perf_counter()
+        summaries = document_summaries(bench, config, data_dir, cache_dir, progress=not args.quiet)
+        check = check_index(bench, config, cache_dir, summaries)
+        if check.fresh and not args.force:
+            print(f"{name} ({config.variant}): already built and fresh in {check.folder}")
+            continue
+        if check.state == "stale":
+            print(f"{name} ({config.variant}): the saved index is stale ({check.reason}); rebuilding", file=sys.stderr)
+        embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
+        encoded = embedder.encoded
+        retriever = build_retriever(bench, config, cache_dir, embedder, summaries, progress=not args.quiet)
+        seconds = time.perf_counter() - t0
+        new = embedder.encoded - encoded
+        rate = f", {new / seconds:.0f} texts/s" if new else ""
+        print(
+            f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} embedded now "
+            f"({len(retriever.pool) - new:,} from the cache), {seconds:.1f}s{rate} → {check.folder}"
+        )
+    print(f"wall time {time.perf_counter() - start:.1f}s")
+    return 0
+
+
 def cmd_summarize(args: argparse.Namespace) -> int:
     data_dir = resolve_data_dir(args.data)
     cache_dir = args.cache_dir or default_cache_dir()
@@ -184,7 +245,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         f"{config.protocol}: {len(bench.queries)} queries, {len(bench.documents)} documents; variant {config.variant}",
         file=sys.stderr,
     )
-    ev = evaluate(bench, config, data_dir, cache_dir, progress=not args.quiet)
+    ev = evaluate(bench, config, data_dir, cache_dir, progress=not args.quiet, save_index=args.save_index)
     wall = time.perf_counter() - start
     ev.results["wall_seconds"] = round(wall, 1)
     if args.out:
@@ -339,11 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("evaluate", help="retrieve for every query and score DRM, precision, recall, ...")
     _add_data_args(ev)
     ev.add_argument("--method", default="baseline", choices=["baseline", "sac"])
-    ev.add_argument("--chunker", default="rcts", choices=["rcts", "naive"])
-    ev.add_argument("--chunk-size", type=int, default=500, help="characters")
-    ev.add_argument("--chunk-overlap", type=int, default=0, help="characters")
-    ev.add_argument("--model", default=DEFAULT_MODEL, help="sentence-transformers name or local path")
-    ev.add_argument("--backend", default="torch", choices=["torch", "onnx"], help="embedding runtime")
+    _index_args(ev)
     ev.add_argument("--semantic-weight", type=float, default=1.0, help="1 dense, 0 BM25, between: hybrid")
     ev.add_argument("--fusion-depth", type=int, default=100, help="candidates per ranker for the hybrid")
     ev.add_argument("--k", type=_ks, default=DEFAULT_KS, help="e.g. 1,2,4,8,16,32,64")
@@ -352,7 +409,16 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", type=Path, help="results table (CSV)")
     ev.add_argument("--run-out", type=Path, help="run file (JSONL)")
     ev.add_argument("--per-query-out", type=Path, help="per-query metrics (CSV)")
+    ev.add_argument("--save-index", action="store_true", help="save the index this run builds (see `sac index`)")
     ev.set_defaults(func=cmd_evaluate)
+
+    ix = sub.add_parser("index", help="build and save indexes (default: the Compare page's) so they load in seconds")
+    _add_data_args(ix)
+    ix.add_argument("--method", choices=["baseline", "sac"], help="one index instead of the Compare page's")
+    _index_args(ix)
+    _add_summary_args(ix)
+    ix.add_argument("--force", action="store_true", help="rebuild even when a fresh saved index exists")
+    ix.set_defaults(func=cmd_index)
 
     su = sub.add_parser("summarize", help="make (or import) one SAC summary per document, cached and resumable")
     _add_data_args(su)

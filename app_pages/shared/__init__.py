@@ -3,12 +3,15 @@
 from .resources import (
     LOAD_ERRORS,
     benchmark,
+    build_manager,
+    build_panel,
     confirm_openai,
     pct,
     progress_callback,
     registry,
     require_datasets,
     timed,
+    tune_lookup,
     workspace,
 )
 from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, settings, sidebar, style
@@ -21,6 +24,8 @@ __all__ = [
     "api_key",
     "banner",
     "benchmark",
+    "build_manager",
+    "build_panel",
     "confirm_openai",
     "pct",
     "progress_callback",
@@ -30,5 +35,6 @@ __all__ = [
     "sidebar",
     "style",
     "timed",
+    "tune_lookup",
     "workspace",
 ]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from sac_core.dashboard import compare, state, timing, views
+from sac_core.dashboard import builds, compare, curves, state, timing, tune, views
 from sac_core.dashboard import registry as shared
 
 from .sidebar import api_key
@@ -72,25 +72,99 @@ def confirm_openai(s: state.Settings, bench: state.Benchmark, columns: Sequence[
     st.stop()
 
 
-def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> compare.Workspace:
-    """The Compare indexes for ``columns``, built once (progress bar) and shared by all sessions."""
-    key = shared.resource_key("workspace", s.source.data_dir, s.cache_dir, s.protocol, s.datasets, *columns)
-    bars = []
+def build_manager(cache_dir: Path) -> builds.BuildManager:
+    """The server's background builds (worker processes) for one cache folder, shared by every session."""
+    return _build_manager(str(Path(cache_dir).resolve()))
 
-    def build() -> compare.Workspace:
-        bench = benchmark(s)
-        confirm_openai(s, bench, columns, "compare")
-        bars.append(st.progress(0.0, text="Building the indexes (once; then shared by every session) …"))
-        return compare.Workspace(bench, columns, s.source.data_dir, s.cache_dir, api_key(s), progress_callback(bars[0]))
 
-    try:
-        return registry().get(key, build)
-    except LOAD_ERRORS as e:
-        st.error(f"Could not build the indexes: {views.md(e)}")
-        st.stop()
-    finally:
-        for bar in bars:
-            bar.empty()
+@st.cache_resource(show_spinner=False)
+def _build_manager(cache_dir: str) -> builds.BuildManager:
+    return builds.BuildManager(Path(cache_dir))
+
+
+def _embedder(s: state.Settings, config: state.RunConfig) -> compare.Embedder:
+    key = shared.resource_key("embedder", s.cache_dir, config.model, config.backend)
+    return registry().get(key, lambda: compare.Embedder(config.model, s.cache_dir, backend=config.backend))
+
+
+def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[compare.Workspace | None, list]:
+    """The Compare workspace over the columns whose saved index is ready (loaded once per server and
+    shared), and the columns still being built in the background (their progress is drawn here)."""
+    bench = benchmark(s)
+    confirm_openai(s, bench, columns, "compare")
+    retrievers, summaries, pending = {}, {}, []
+    with st.spinner("Opening the saved indexes …"):
+        for col in columns:
+            key = shared.resource_key("column", s.source.data_dir, s.cache_dir, s.protocol, s.datasets, col.config)
+            opener = lambda col=col: compare.open_column(
+                bench, col, s.source.data_dir, s.cache_dir, _embedder(s, col.config), api_key(s)
+            )
+            try:
+                retrievers[col.name], summaries[col.name] = registry().get(key, opener)
+            except compare.NotBuilt:
+                pending.append(col)
+            except LOAD_ERRORS as e:
+                st.error(f"Could not open the index of {views.md(col.name)}: {views.md(e)}")
+                st.stop()
+    if pending:
+        build_panel(s, [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending], api_key(s))
+    ready = [col for col in columns if col.name in retrievers]
+    return (compare.Workspace(bench, ready, retrievers, summaries) if ready else None), pending
+
+
+def build_panel(s: state.Settings, jobs: Sequence[builds.BuildJob], key: str | None = None) -> None:
+    """Ask for ``jobs`` in the background (joining builds already running) and show their progress,
+    with Cancel; the page reruns when they have all ended. Nothing blocks: other pages stay usable."""
+    manager = build_manager(s.cache_dir)
+    stopped = st.session_state.setdefault("sac_builds_stopped", set())  # cancelled or failed here: not restarted
+    for job in jobs:
+        current = manager.status(job.key)
+        if job.key not in stopped and (current is None or not current.active):
+            manager.request(job, key)
+    st.info(
+        "Building the indexes this page needs, once for every session of this server. Meanwhile the other "
+        "pages, and any index already built, keep working; this page fills in when the build ends.",
+        icon=":material/hourglass_top:",
+    )
+    _progress(s.cache_dir, [job.key for job in jobs], [job.label for job in jobs])
+
+
+@st.fragment(run_every=1.0)
+def _progress(cache_dir: Path, keys: list[str], labels: list[str]) -> None:
+    manager = build_manager(cache_dir)
+    stopped = st.session_state.setdefault("sac_builds_stopped", set())
+    active = False
+    for key, label in zip(keys, labels):
+        status = manager.status(key) or builds.BuildStatus(key, label, "queued")
+        row = st.columns([6, 1])
+        if status.active:
+            active = True
+            row[0].progress(status.fraction, text=views.md(status.describe()))
+            if row[1].button("Cancel", key=f"sac_cancel::{key}"):
+                manager.cancel(key)
+                stopped.add(key)
+                st.rerun(scope="app")
+        elif status.state == "done":
+            row[0].success(f"{views.md(label)}: built", icon=":material/check:")
+        else:
+            stopped.add(key)
+            row[0].warning(views.md(status.describe()))
+            if row[1].button("Build again", key=f"sac_retry::{key}"):
+                stopped.discard(key)
+                st.rerun(scope="app")
+    if not active and all(k not in stopped for k in keys):
+        st.rerun(scope="app")  # every build ended: draw the page with the new indexes
+
+
+def tune_lookup(s: state.Settings) -> tune.Lookup:
+    """Committed per-query results of every sweep folder (read once per server, again when a file
+    changes) and this cache's computed cells: what Tune answers at once."""
+    folders = [f.path for f in curves.list_sweeps([curves.results_root(), curves.demo_results_root(s.cache_dir)])]
+    stamp = tuple(
+        (str(p), (p / "per_query.csv.gz").stat().st_mtime) for p in folders if (p / "per_query.csv.gz").is_file()
+    )
+    key = shared.resource_key("tune-lookup", s.cache_dir, stamp)
+    return registry().get(key, lambda: tune.Lookup(tune.read_published(folders), s.cache_dir))
 
 
 pct = views.fmt_pct

@@ -1,5 +1,6 @@
-"""The Compare page's logic: which indexes are shown side by side, what building them would cost,
-and how much of each gold span every index found."""
+"""The Compare page's logic: which indexes are shown side by side, opening their saved indexes (or
+the background build that makes them), what building them would cost, and how much of each gold
+span every index found. Names the page needs from elsewhere are re-exported (``import X as X``)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..engine.data import Benchmark, Query, Span
-from ..engine.retrieval import as_spans
+from ..engine.embedding import Embedder as Embedder
+from ..engine.retrieval import Retriever, as_spans
 from ..engine.summaries import CostEstimate, SummaryConfig, estimate_cost
-
-# re-exported for the Compare page
 from ..engine.summaries import SummaryError as SummaryError
 from ..engine.summaries import load_prompt as load_prompt
 from ..experiments import Column, ColumnResult, RunConfig, default_columns
 from ..experiments import Workspace as Workspace
+from ..experiments.index_store import document_summaries, load_retriever
+from .builds import BuildJob
 from .highlight import covered
 
 
@@ -63,3 +65,25 @@ def summary_source(config: SummaryConfig, data_dir: Path) -> str:
         return f"{Path(path).relative_to(data_dir)} in the data directory"
     except ValueError:
         return str(path)
+
+
+class NotBuilt(LookupError):
+    """A column's saved index is missing or stale: it has to be built first."""
+
+
+def open_column(
+    bench: Benchmark, column: Column, data_dir: Path, cache_dir: Path, embedder: Embedder, api_key: str | None = None
+) -> tuple[Retriever, dict[str, str]]:
+    """The column's retriever from its fresh saved index, and its summaries ({} for a baseline);
+    raises :class:`NotBuilt` when the index is missing or stale (never builds: that is a job)."""
+    config = column.config
+    summaries = document_summaries(bench, config, data_dir, cache_dir, api_key, progress=False)
+    retriever = load_retriever(bench, config, cache_dir, embedder, summaries)
+    if retriever is None:
+        raise NotBuilt(column.name)
+    return retriever, summaries or {}
+
+
+def index_job(column: Column, data_dir: Path, cache_dir: Path) -> BuildJob:
+    """The background build that makes ``column``'s saved index."""
+    return BuildJob("index", Path(data_dir), Path(cache_dir), column.config, f"{column.name} ({column.config.variant})")

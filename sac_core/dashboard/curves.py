@@ -19,7 +19,6 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-# re-exported for the Curves page
 from ..engine.data import available_datasets as available_datasets
 from ..engine.metrics import DEFAULT_KS
 from ..engine.summaries import SummaryConfig

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-# re-exported for the Documents page
 from ..engine.chunking import chunk_document as chunk_document
 from ..engine.data import Benchmark, Query, Span
 from ..engine.summaries import SummaryConfig, summarize_documents

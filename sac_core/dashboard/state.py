@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.data import DATA_ENV, available_datasets, resolve_data_dir, write_demo_corpus
-
-# re-exported for the pages, which import from sac_core.dashboard only
 from ..engine.data import PROTOCOLS as PROTOCOLS
 from ..engine.data import Benchmark as Benchmark
 from ..engine.data import BenchmarkError as BenchmarkError
@@ -27,7 +25,7 @@ from ..engine.data import default_cache_dir as default_cache_dir
 from ..engine.data import load_benchmark as load_benchmark
 from ..engine.summaries import PROVIDERS, SummaryConfig
 from ..engine.summaries import SummaryError as SummaryError
-from ..experiments import RunConfig
+from ..experiments import RunConfig as RunConfig  # re-exported for the pages
 
 DEMO_FOLDER = "demo"  # under the cache directory
 _DEMO_MARKER = ".complete"

@@ -1,94 +1,187 @@
-"""The Tune page's engine: evaluate one setting on a small subset, and compare it with the last one.
+"""The Tune page's logic: a setting answered at once from results computed before, otherwise built in
+the background, always on the same pooled corpus as Compare and the sweeps.
 
-A setting (chunk size and overlap, summary provider and length, BM25/semantic weight, k) is
-evaluated on one dataset's queries and the documents they cite, for every index of the Compare
-page (baseline and SAC), reusing the summary and embedding caches; progress is reported through
-``on_progress(fraction, message)`` so a UI can show a bar.
+A setting (chunk size, summary provider and length, semantic weight) has two variants, the baseline
+and SAC (the generic prompt for LLM summaries; extractive summaries have no prompt). Each variant is
+a sweep cell: every query of the pooled benchmark (all chosen datasets, one index) retrieved and
+scored. A cell is **instant** when its per-query metrics exist already: in a committed sweep folder
+(``results/lbr-mini-grid`` covers chunk 200–1000 × baseline / SAC generic 150 / 300 × 4 weights
+on lbr-mini) or in this cache's sweep cells (settings built here before). Answering from them
+needs no embedding and no model. A dataset filter only chooses whose queries' means are shown.
+
+Cells are looked up by their id (:func:`~sac_core.experiments.sweep.cell_id`: the configuration
+and the exact queries and documents), for the default embedding backend first and then the other:
+the committed grid ran chunk 500 through torch, and ``results/backend-check`` shows torch and ONNX
+give identical metrics there for every query and k.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import diskcache
 import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
 
 from ..engine.data import Benchmark
-from ..engine.metrics import DEFAULT_KS, METRICS
-from ..experiments import RunConfig, Workspace, run_queries
+from ..engine.embedding import BACKENDS
+from ..engine.metrics import DEFAULT_KS, METRICS, mean_by_dataset
+from ..experiments import RunConfig
 from ..experiments.significance import LOWER_IS_BETTER
-from .compare import compare_columns
+from ..experiments.sweep import bench_digest, cell_id
+from .builds import BuildJob
+from .curves import METRIC_LABELS, PALETTE
 
-Progress = Callable[[float, str], None]
-BUILD_SHARE = 0.9  # of the progress bar: building the indexes; the rest is retrieval
+CHUNK_SIZES: tuple[int, ...] = tuple(range(100, 1501, 50))  # slider stops, characters
+WEIGHTS: tuple[float, ...] = tuple(round(w / 20, 2) for w in range(21))  # 0, 0.05, …, 1
+KS: tuple[int, ...] = DEFAULT_KS  # the sweeps' k values: other k would be other cells
 
 
 @dataclass(frozen=True)
 class TuneSetting:
-    """What the Tune form sets. ``chars`` is the target summary length in characters."""
+    """What the Tune sliders set. ``chars``: target summary length in characters."""
 
-    dataset: str
     chunk_size: int = 500
-    chunk_overlap: int = 0
     provider: str = "file"
     chars: int = 150
     semantic_weight: float = 1.0
-    k: int = 8
 
-    def config(self, base: RunConfig) -> RunConfig:
-        """``base`` with this setting; ks = the usual 1…64 plus ``k``."""
-        summary = replace(base.summary, provider=self.provider, chars=self.chars)
-        return base.with_(
-            chunk_size=self.chunk_size,
-            chunk_overlap=self.chunk_overlap,
-            semantic_weight=self.semantic_weight,
-            ks=tuple(sorted({*DEFAULT_KS, self.k})),
-            summary=summary,
-        )
+    def variants(self, base: RunConfig) -> dict[str, RunConfig]:
+        """The two cells of this setting: baseline and SAC, on ``base``'s pooled corpus, overlap 0."""
+        common = base.with_(chunk_size=self.chunk_size, chunk_overlap=0, semantic_weight=self.semantic_weight, ks=KS)
+        summary = replace(base.summary, provider=self.provider, prompt="generic", chars=self.chars)
+        name = "SAC extractive" if self.provider == "extractive" else "SAC generic"
+        return {
+            "Baseline": common.with_(method="baseline", summary=base.summary),
+            name: common.with_(method="sac", summary=summary),
+        }
 
     @property
     def label(self) -> str:
-        return (
-            f"{self.dataset}: chunk {self.chunk_size}/{self.chunk_overlap}, {self.provider} summaries "
-            f"{self.chars} chars, weight {self.semantic_weight:g}"
-        )
+        summaries = f"{self.provider} summaries {self.chars} chars"
+        return f"chunk {self.chunk_size}, {summaries}, weight {self.semantic_weight:g}"
 
 
-def evaluate_setting(
-    bench: Benchmark,
-    config: RunConfig,
-    data_dir: Path,
-    cache_dir: Path,
-    on_progress: Progress | None = None,
-    api_key: str | None = None,
-) -> pd.DataFrame:
-    """Mean metrics over ``bench``'s queries for each Compare index under ``config``.
+# --------------------------------------------------------------------------- looking cells up
 
-    One row per (index, k): ``index, variant, k`` and every metric (DRM, precision, recall, Hit,
-    MRR, nDCG). Summaries and embeddings come from the caches when present.
-    """
-    report = on_progress or (lambda fraction, message: None)
-    build = lambda fraction, message: report(fraction * BUILD_SHARE, message)
-    ws = Workspace(bench, compare_columns(config), data_dir, cache_dir, api_key, build)
+
+def read_published(folders: Iterable[Path]) -> dict[str, pd.DataFrame]:
+    """Per-query metrics by cell id, from the ``per_query.csv.gz`` of sweep folders."""
+    out: dict[str, pd.DataFrame] = {}
+    for folder in folders:
+        path = Path(folder) / "per_query.csv.gz"
+        if not path.is_file():
+            continue
+        table = pd.read_csv(path, usecols=["cell", "query_id", "dataset", "k", *METRICS])
+        for cid, rows in table.groupby("cell", sort=False):
+            out.setdefault(str(cid), rows.drop(columns="cell").reset_index(drop=True))
+    return out
+
+
+@dataclass(frozen=True)
+class Found:
+    """A cell's per-query metrics and where they come from (``committed`` or ``computed here``)."""
+
+    per_query: pd.DataFrame
+    source: str
+    backend: str
+
+
+class Lookup:
+    """Answers cells from committed per-query tables, then from the sweep-cell cache."""
+
+    def __init__(self, published: Mapping[str, pd.DataFrame], cache_dir: Path) -> None:
+        self.published = published
+        self.cache_dir = Path(cache_dir)
+        self._digests: dict[int, tuple[Benchmark, str]] = {}  # id → (the benchmark, its digest)
+        self._cache: diskcache.Cache | None = None
+
+    def _candidates(self, config: RunConfig, bench: Benchmark) -> list[tuple[str, str]]:
+        held = self._digests.get(id(bench))
+        if held is None or held[0] is not bench:
+            held = (bench, bench_digest(bench))
+            self._digests = {id(bench): held}
+        backends = [config.backend, *[b for b in BACKENDS if b != config.backend]]
+        return [(cell_id(config.with_(backend=b), bench, held[1]), b) for b in backends]
+
+    def find(self, config: RunConfig, bench: Benchmark) -> Found | None:
+        candidates = self._candidates(config, bench)
+        for cid, backend in candidates:
+            if cid in self.published:
+                return Found(self.published[cid], "committed", backend)
+        cells = self._cells()
+        if cells is None:
+            return None
+        for cid, backend in candidates:
+            hit = cells.get(cid)
+            if hit is not None:
+                return Found(hit["per_query"], "computed here", backend)
+        return None
+
+    def _cells(self) -> diskcache.Cache | None:
+        """The sweep-cell cache, opened once (diskcache objects may be shared between threads)."""
+        if self._cache is None:
+            folder = self.cache_dir / "sweep_cells"
+            if not (folder / "cache.db").exists():
+                return None
+            self._cache = diskcache.Cache(str(folder), eviction_policy="none")
+        return self._cache
+
+    def available(self, config: RunConfig, bench: Benchmark) -> bool:
+        return self.find(config, bench) is not None
+
+
+def instant_stops(
+    lookup: Lookup, bench: Benchmark, base: RunConfig, setting: TuneSetting, field: str, values: Sequence
+) -> set:
+    """The values of one slider (``chunk_size``, ``chars`` or ``semantic_weight``) that answer at
+    once, the other sliders staying as in ``setting``."""
+    out = set()
+    for value in values:
+        variants = replace(setting, **{field: value}).variants(base)
+        if all(lookup.available(cfg, bench) for cfg in variants.values()):
+            out.add(value)
+    return out
+
+
+def results(found: Mapping[str, Found], datasets: Sequence[str] | None = None) -> pd.DataFrame:
+    """One row per (index, k): ``index, k`` and every metric, the macro mean over the datasets of
+    the shown queries (all when ``datasets`` is None), as the sweeps' ``ALL`` rows."""
     frames = []
-    for i, col in enumerate(ws.columns):
-        report(
-            BUILD_SHARE + (1 - BUILD_SHARE) * i / len(ws.columns),
-            f"{col.name}: retrieving {len(bench.queries)} queries",
-        )
-        _, per_query = run_queries(ws.retrievers[col.name], bench, config)
-        means = per_query.groupby("k", sort=True)[list(METRICS)].mean().reset_index()
-        means.insert(0, "variant", col.config.variant)
-        means.insert(0, "index", col.name)
+    for name, hit in found.items():
+        pq = hit.per_query if datasets is None else hit.per_query[hit.per_query["dataset"].isin(list(datasets))]
+        if pq.empty:
+            continue
+        means = mean_by_dataset(pq)
+        means = means[means["dataset"] == "ALL"].drop(columns="dataset")
+        means.insert(0, "index", name)
         frames.append(means)
-    report(1.0, "done")
-    return pd.concat(frames, ignore_index=True)
+    columns = ["index", "k", *METRICS]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
 
 
-def at_k(results: pd.DataFrame, k: int, metrics: tuple[str, ...] = METRICS) -> pd.DataFrame:
+def cell_jobs(missing: Mapping[str, RunConfig], data_dir: Path, cache_dir: Path) -> list[BuildJob]:
+    """Background builds that evaluate the missing cells (then they are instant)."""
+    return [
+        BuildJob("cell", Path(data_dir), Path(cache_dir), cfg, f"{name}, chunk {cfg.chunk_size}")
+        for name, cfg in missing.items()
+    ]
+
+
+def estimated_chunks(bench: Benchmark, chunk_size: int) -> int:
+    """About how many chunks one variant embeds: the pool's characters over the chunk size."""
+    return sum(len(d.text) for d in bench.documents.values()) // max(1, chunk_size)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def at_k(table: pd.DataFrame, k: int, metrics: tuple[str, ...] = METRICS) -> pd.DataFrame:
     """One row per index at ``k`` (index name as the row label), the metrics as columns."""
-    rows = results[results["k"] == k].set_index("index")
+    rows = table[table["k"] == k].set_index("index")
     return rows[list(metrics)]
 
 
@@ -114,3 +207,39 @@ def diff_table(
                 {"index": index, "metric": m, "previous": prev, "new": value, "change": change, "better": better}
             )
     return pd.DataFrame(rows, columns=["index", "metric", "previous", "new", "change", "better"])
+
+
+def diff_view(diff: pd.DataFrame, with_previous: bool) -> pd.DataFrame:
+    """The diff table for people: metric names, percent, ✓ better / ✗ worse."""
+    view = diff.assign(
+        metric=diff["metric"].map(lambda m: METRIC_LABELS.get(m, m)),
+        previous=(diff["previous"] * 100).round(2),
+        new=(diff["new"] * 100).round(2),
+        change=(diff["change"] * 100).round(2),
+        better=diff["better"].map(lambda b: "" if b is None else ("✓ better" if b else "✗ worse")),
+    )
+    return view if with_previous else view.drop(columns=["previous", "change", "better"])
+
+
+def curves_figure(table: pd.DataFrame) -> go.Figure:
+    """DRM, precision and recall against k (log axis), one line per index, in percent."""
+    long = table.melt(id_vars=["index", "k"], value_vars=["drm", "precision", "recall"], var_name="metric")
+    long["value"] *= 100
+    long["metric"] = long["metric"].map(lambda m: METRIC_LABELS.get(m, m))
+    names = list(dict.fromkeys(long["index"]))
+    fig = px.line(
+        long, x="k", y="value", color="index", facet_col="metric", markers=True, log_x=True,
+        labels={"value": "%", "index": "index"}, template="plotly_white", height=320,
+        color_discrete_map={n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)},
+    )  # fmt: skip
+    fig.for_each_annotation(lambda a: a.update(text=a.text.split("=")[-1]))
+    ks = sorted(long["k"].unique().tolist())
+    fig.update_xaxes(tickvals=ks, ticktext=[str(x) for x in ks])
+    fig.update_yaxes(matches=None, rangemode="tozero", showticklabels=True)
+    return fig
+
+
+def mark(value: object, instant: set, text: str | None = None) -> str:
+    """A slider stop's label: ⚡ when the stop answers at once."""
+    shown = text if text is not None else f"{value:g}" if isinstance(value, float) else str(value)
+    return f"{shown} ⚡" if value in instant else shown

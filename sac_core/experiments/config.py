@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from ..engine.chunking import CHUNKERS
 from ..engine.data import DATASETS, PROTOCOLS
-from ..engine.embedding import BACKENDS, DEFAULT_MODEL, model_id
+from ..engine.embedding import BACKENDS, DEFAULT_MODEL, default_backend, model_id
 from ..engine.metrics import DEFAULT_KS, MODES
 from ..engine.retrieval import METHODS
 from ..engine.summaries import SummaryConfig
@@ -26,7 +26,7 @@ class RunConfig:
     chunk_size: int = 500  # characters of the document per chunk
     chunk_overlap: int = 0  # characters
     model: str = DEFAULT_MODEL
-    backend: str = "torch"  # "torch" (sentence-transformers) or "onnx" (ONNX Runtime, same vectors)
+    backend: str = field(default_factory=default_backend)  # "onnx" (ONNX Runtime, when installed) or "torch"
     semantic_weight: float = 1.0  # 1 = dense only, 0 = BM25 only, between = rank fusion
     fusion_depth: int = 100  # candidates each ranker gives the fusion (at least max k)
     ks: tuple[int, ...] = DEFAULT_KS

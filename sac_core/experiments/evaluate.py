@@ -11,9 +11,9 @@ import pandas as pd
 from ..engine.data import Benchmark, Span
 from ..engine.embedding import Embedder
 from ..engine.metrics import mean_by_dataset, score_run
-from ..engine.retrieval import Pool, Retriever, as_spans, build_pool
-from ..engine.summaries import summarize_documents
+from ..engine.retrieval import Retriever, as_spans
 from .config import RunConfig
+from .index_store import document_summaries, open_retriever
 
 
 @dataclass
@@ -23,27 +23,6 @@ class Evaluation:
     results: pd.DataFrame  # one row per (dataset incl. ALL, k), metrics then config columns
     run: dict[str, list[Span]]  # query id → ranked spans, up to max k
     seconds: dict[str, float] = field(default_factory=dict)  # wall time per stage
-
-
-def document_summaries(
-    bench: Benchmark,
-    config: RunConfig,
-    data_dir: Path,
-    cache_dir: Path,
-    api_key: str | None = None,
-    progress: bool = True,
-) -> dict[str, str] | None:
-    """``file_path → summary`` for SAC, ``None`` for the baseline."""
-    if config.method != "sac":
-        return None
-    summary = config.summary.resolved(data_dir)
-    texts = {fp: doc.text for fp, doc in bench.documents.items()}
-    records = summarize_documents(texts, summary, cache_dir, api_key=api_key, progress=progress)
-    return {fp: r.summary for fp, r in records.items()}
-
-
-def make_pool(bench: Benchmark, config: RunConfig, summaries: dict[str, str] | None) -> Pool:
-    return build_pool(bench.documents, config.chunker, config.chunk_size, config.chunk_overlap, summaries)
 
 
 def run_queries(
@@ -66,15 +45,18 @@ def evaluate(
     api_key: str | None = None,
     progress: bool = True,
     embedder: Embedder | None = None,
+    save_index: bool = False,
 ) -> Evaluation:
+    """Run ``config`` on ``bench``. A fresh saved index for ``config`` is loaded instead of rebuilt
+    (see :mod:`.index_store`); ``save_index`` saves the index this run builds."""
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     summaries = document_summaries(bench, config, data_dir, cache_dir, api_key, progress)
     seconds["summaries"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    pool = make_pool(bench, config, summaries)
     embedder = embedder or Embedder(config.model, cache_dir, backend=config.backend)
-    retriever = Retriever(pool, embedder, config.semantic_weight, config.fusion_depth, progress)
+    retriever = open_retriever(bench, config, cache_dir, embedder, summaries, progress, save=save_index)
+    pool = retriever.pool
     seconds["index"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     run, per_query = run_queries(retriever, bench, config, progress)

@@ -22,8 +22,13 @@ def write_run(path: Path, run: dict[str, list[Span]]) -> None:
 
 
 def read_run(path: Path) -> dict[str, list[Span]]:
+    return read_run_text(path.read_text(encoding="utf-8"), path)
+
+
+def read_run_text(text: str, path: Path) -> dict[str, list[Span]]:
+    """A run from the text of a run file (``path`` names it in errors)."""
     run: dict[str, list[Span]] = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:

@@ -37,10 +37,11 @@ from tqdm.auto import tqdm
 
 from ..engine.data import Benchmark, load_benchmark
 from ..engine.embedding import Embedder, shared_embedder
+from ..engine.metrics import METRICS
 from ..engine.summaries import SummaryConfig
 from .config import RunConfig
 from .evaluate import evaluate
-from .runs import write_run
+from .runs import read_run_text, write_run
 from .significance import compare_methods
 
 # Config columns in which the variants compared at one setting differ (all summary_* columns too).
@@ -96,12 +97,18 @@ def load_sweep(path: Path) -> Sweep:
     return Sweep(raw.get("name", path.stem), tuple(cells))
 
 
-def cell_id(config: RunConfig, bench: Benchmark) -> str:
-    """Stable id of a cell: its config and a fingerprint of the queries and documents it runs on."""
+def bench_digest(bench: Benchmark) -> str:
+    """Fingerprint of the queries (ids and gold spans) and documents (paths and lengths) of a benchmark."""
     data = [(q.query_id, [(s.file_path, s.start, s.end) for s in q.gold]) for q in bench.queries]
-    data_digest = hashlib.sha256(
+    return hashlib.sha256(
         json.dumps([data, sorted((fp, len(d.text)) for fp, d in bench.documents.items())]).encode()
     ).hexdigest()
+
+
+def cell_id(config: RunConfig, bench: Benchmark, digest: str | None = None) -> str:
+    """Stable id of a cell: its config and a fingerprint of the queries and documents it runs on
+    (``digest``: :func:`bench_digest` of ``bench``, when the caller has it already)."""
+    data_digest = digest or bench_digest(bench)
     payload = json.dumps({**config.columns(), "ks": list(config.ks), "data": data_digest}, sort_keys=True, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
@@ -118,9 +125,12 @@ def run_sweep(
 
     The outputs are rewritten after each newly computed cell, so an interrupted sweep still
     leaves valid tables of the cells it finished. ``cached_only``: skip cells not yet computed
-    (to publish a partial sweep with its significance table).
+    (to publish a partial sweep with its significance table). Cells already published in
+    ``out_dir`` (results, per-query metrics and run files of a committed sweep) count as cached:
+    extending a committed grid computes only the new cells, even on a machine without the cache.
     """
     cell_cache = diskcache.Cache(str(cache_dir / "sweep_cells"), eviction_policy="none")
+    published = read_published_cells(out_dir)
     benches: dict[tuple, Benchmark] = {}
     embedders: dict[str, Embedder] = {}
     results: list[pd.DataFrame] = []
@@ -135,6 +145,9 @@ def run_sweep(
         bench = benches[key]
         cid = cell_id(config, bench)
         hit = cell_cache.get(cid)
+        if hit is None and cid in published:
+            hit = published[cid]
+            cell_cache.set(cid, hit)
         computed = hit is None
         if computed and cached_only:
             continue
@@ -153,7 +166,7 @@ def run_sweep(
         results.append(res)
         pq = hit["per_query"].copy()
         pq.insert(0, "cell", cid)
-        for column in ("variant", "chunk_size", "semantic_weight", "model", "protocol", "summary_chars"):
+        for column in PER_QUERY_EXTRA:
             pq[column] = res[column].iloc[0]
         per_query.append(pq)
         _write_run(out_dir / "runs" / f"{cid}.jsonl.gz", hit["run"])
@@ -162,6 +175,46 @@ def run_sweep(
     if not results:
         raise SweepError(f"sweep {sweep.name}: no cell is cached yet")
     return _write_tables(out_dir, results, per_query, with_significance=True)
+
+
+PER_QUERY_EXTRA = ("variant", "chunk_size", "semantic_weight", "model", "protocol", "summary_chars")
+
+
+def read_published_cells(out_dir: Path) -> dict[str, dict]:
+    """The cells of a published sweep folder, as the cell cache holds them (``results``, ``per_query``,
+    ``run``, ``seconds``); only cells whose three parts are all there."""
+    results_path, pq_path = out_dir / "results.csv", out_dir / "per_query.csv.gz"
+    if not results_path.is_file() or not pq_path.is_file():
+        return {}
+    results = pd.read_csv(results_path)
+    per_query = pd.read_csv(pq_path)
+    by_cell = dict(tuple(per_query.groupby("cell", sort=False)))
+    out = {}
+    for cid, rows in results.groupby("cell", sort=False):
+        run_path = out_dir / "runs" / f"{cid}.jsonl.gz"
+        if cid not in by_cell or not run_path.is_file():
+            continue
+        pq = by_cell[cid].drop(columns=["cell", *[c for c in PER_QUERY_EXTRA if c in by_cell[cid].columns]])
+        out[str(cid)] = {
+            "results": _as_written(rows.drop(columns=["cell", "cell_seconds"], errors="ignore").reset_index(drop=True)),
+            "per_query": pq.reset_index(drop=True),
+            "run": read_run_text(gzip.decompress(run_path.read_bytes()).decode("utf-8"), run_path),
+            "seconds": float(rows["cell_seconds"].iloc[0]) if "cell_seconds" in rows.columns else 0.0,
+        }
+    return out
+
+
+def _as_written(results: pd.DataFrame) -> pd.DataFrame:
+    """Config columns read back from CSV as they were written: a column of whole numbers with gaps
+    (``summary_chars`` of a baseline, ``seed``) holds ints and None again, not floats and NaN."""
+    out = results.copy()
+    for col in out.columns:
+        if col in METRICS or col == "k" or not pd.api.types.is_float_dtype(out[col]):
+            continue
+        values = out[col].dropna()
+        if (values == values.round()).all():  # also when every value is missing: None, as written
+            out[col] = [None if pd.isna(v) else int(v) for v in out[col]]
+    return out
 
 
 def _write_run(path: Path, run: dict) -> None:

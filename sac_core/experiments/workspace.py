@@ -9,7 +9,7 @@ without touching the UI.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from ..engine.embedding import Embedder, shared_embedder
 from ..engine.metrics import score_query
 from ..engine.retrieval import Hit, Retriever, as_spans
 from .config import RunConfig
-from .evaluate import document_summaries, make_pool
+from .index_store import document_summaries, open_retriever
 
 Progress = Callable[[float, str], None]  # (fraction done 0..1, message)
 
@@ -56,32 +56,49 @@ class Workspace:
         self,
         bench: Benchmark,
         columns: Sequence[Column],
+        retrievers: Mapping[str, Retriever],
+        summaries: Mapping[str, Mapping[str, str]],
+    ) -> None:
+        """Columns over retrievers already opened (``retrievers`` and ``summaries`` by column name;
+        a baseline column has no summaries). :meth:`open` opens them."""
+        self.bench = bench
+        self.columns = tuple(columns)
+        self.queries = {q.query_id: q for q in bench.queries}
+        self.retrievers = dict(retrievers)
+        self.summaries = {name: dict(summaries.get(name, {})) for name in self.retrievers}
+        self.cache_queries = True  # False: every search runs the model (for honest latency figures)
+
+    @classmethod
+    def open(
+        cls,
+        bench: Benchmark,
+        columns: Sequence[Column],
         data_dir: Path,
         cache_dir: Path,
         api_key: str | None = None,
         on_progress: Progress | None = None,
-    ) -> None:
-        self.bench = bench
-        self.columns = tuple(columns)
-        self.queries = {q.query_id: q for q in bench.queries}
-        self.summaries: dict[str, dict[str, str]] = {}
-        self.retrievers: dict[str, Retriever] = {}
-        self.embedders: dict[str, Embedder] = {}
-        self.cache_queries = True  # False: every search runs the model (for honest latency figures)
+        save: bool = False,
+    ) -> Workspace:
+        """One retriever per column: a fresh saved index is loaded (seconds), otherwise the index is
+        built (and saved when ``save``)."""
+        summaries: dict[str, dict[str, str]] = {}
+        retrievers: dict[str, Retriever] = {}
+        embedders: dict[str, Embedder] = {}
         report = on_progress or (lambda fraction, message: None)
-        for i, col in enumerate(self.columns):
+        for i, col in enumerate(columns):
             cfg = col.config
-            share = 1.0 / len(self.columns)
+            share = 1.0 / len(columns)
             report(i * share, f"{col.name}: summaries")
-            self.summaries[col.name] = document_summaries(bench, cfg, data_dir, cache_dir, api_key, False) or {}
-            embedder = shared_embedder(self.embedders, cfg.model, cache_dir, cfg.backend)
-            pool = make_pool(bench, cfg, self.summaries[col.name] if cfg.method == "sac" else None)
-            report(i * share, f"{col.name}: indexing {len(pool):,} chunks")
+            summaries[col.name] = document_summaries(bench, cfg, data_dir, cache_dir, api_key, False) or {}
+            embedder = shared_embedder(embedders, cfg.model, cache_dir, cfg.backend)
+            sac = summaries[col.name] if cfg.method == "sac" else None
+            report(i * share, f"{col.name}: opening the index")
             step = lambda done, total, i=i, name=col.name, share=share: report(
                 (i + done / max(total, 1)) * share, f"{name}: embedding {done:,}/{total:,} chunks"
             )
-            self.retrievers[col.name] = Retriever(pool, embedder, cfg.semantic_weight, cfg.fusion_depth, False, step)
+            retrievers[col.name] = open_retriever(bench, cfg, cache_dir, embedder, sac, False, step, save)
         report(1.0, "ready")
+        return cls(bench, columns, retrievers, summaries)
 
     @classmethod
     def load(
@@ -92,19 +109,21 @@ class Workspace:
         columns: Sequence[Column] | None = None,
         api_key: str | None = None,
         on_progress: Progress | None = None,
+        save: bool = False,
     ) -> Workspace:
         bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
-        return cls(bench, columns or default_columns(base), data_dir, cache_dir, api_key, on_progress)
+        return cls.open(bench, columns or default_columns(base), data_dir, cache_dir, api_key, on_progress, save)
 
     def search(self, text: str, k: int, query: Query | None = None) -> list[ColumnResult]:
         """Run ``text`` through every column; with a benchmark ``query`` also score it against gold."""
-        vectors: dict[int, np.ndarray] = {}  # one query encoding per embedder, shared by its columns
+        vectors: dict[tuple[str, str], np.ndarray] = {}  # one query encoding per model and backend
         out = []
         for col in self.columns:
             retriever = self.retrievers[col.name]
-            if retriever.dense is not None and id(retriever.embedder) not in vectors:
-                vectors[id(retriever.embedder)] = retriever.embedder.encode([text], False, cache=self.cache_queries)
-            hits = retriever.search([text], k, vectors=vectors.get(id(retriever.embedder)))[0]
+            model = (retriever.embedder.model, retriever.embedder.backend)
+            if retriever.dense is not None and model not in vectors:
+                vectors[model] = retriever.embedder.encode([text], False, cache=self.cache_queries)
+            hits = retriever.search([text], k, vectors=vectors.get(model))[0]
             gold_files = query.gold_files if query else frozenset()
             metrics = score_query(as_spans(hits), query, k, col.config.metric_mode) if query else None
             involved = {h.chunk.file_path for h in hits} | set(gold_files)

@@ -92,18 +92,19 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str, tmp
         settle(page)
         screenshot(page, shots / "curves.png")
 
-        page.goto(f"{server}/tune")
-        page.get_by_role("button", name="Apply").click()
-        page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
+        page.goto(f"{server}/tune")  # chunk 500 is in the demo sweep: answered at once
+        page.wait_for_selector("text=At k = 8", timeout=60_000)
         settle(page)
+        assert page.get_by_text("committed", exact=False).count() >= 1
         thumb = page.get_by_role("slider", name="Chunk size (characters)")
         thumb.focus()
-        for _ in range(4):  # 500 → 300 characters
+        for _ in range(4):  # 500 → 300 characters: not computed yet
             thumb.press("ArrowLeft")
-        page.get_by_role("button", name="Apply").click()
-        page.wait_for_selector("text=chunk 300/0", timeout=BUILD_TIMEOUT)
+            settle(page)
+        page.get_by_role("button", name="Build this setting in the background").click()
+        page.wait_for_selector("text=computed here", timeout=BUILD_TIMEOUT)  # built, then answered
         settle(page)
-        assert page.get_by_text("Before:").count() >= 1
+        assert page.get_by_text("Before:").count() >= 1 and page.get_by_text("chunk 300", exact=False).count() >= 1
         screenshot(page, shots / "tune.png")
 
         page.goto(f"{server}/documents")
@@ -235,7 +236,7 @@ def test_hostile_names_documents_queries_and_summaries_stay_text_on_every_page(
         assert "![i](http://127.0.0.1:9/track.png)" in page.locator(".sac-context").first.inner_text()
 
         page.goto(f"{running.url}/tune")
-        page.get_by_role("button", name="Apply").click()
+        page.get_by_role("button", name="Build this setting in the background").click()
         page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
         settle(page)
         watch.assert_clean("Tune")
@@ -245,3 +246,42 @@ def test_hostile_names_documents_queries_and_summaries_stay_text_on_every_page(
         settle(page)
         watch.assert_clean("Curves")
         assert HOSTILE_SWEEP in page.locator('[data-testid="stMain"]').inner_text()
+
+
+# --------------------------------------------------------------------------- background builds
+
+
+def _statuses(cache: Path) -> dict[str, dict]:
+    return {f.stem: json.loads(f.read_text()) for f in (cache / "builds").glob("*.json")}
+
+
+def test_a_build_shows_progress_survives_a_reload_can_be_cancelled_and_fills_the_page(
+    slower_data: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"  # nothing built: Compare needs two indexes (baseline, SAC extractive)
+    env = {"SAC_CACHE_DIR": str(cache), "SAC_DATA_DIR": str(slower_data)}
+    with browser.session(env, tmp_path / "streamlit.log") as (running, page):
+        page.goto(running.url)
+        page.wait_for_selector("text=texts/s", timeout=BUILD_TIMEOUT)  # progress with a rate …
+        page.wait_for_selector(r"text=/about \d+ (s|min) left/", timeout=BUILD_TIMEOUT)  # … and the time left
+        first = {k: v["pid"] for k, v in _statuses(cache).items() if v["state"] == "running"}
+        assert len(first) == 1  # one build at a time; the other waits its turn
+
+        page.reload()  # a reload finds the same build: no second worker starts
+        page.wait_for_selector("text=texts/s", timeout=BUILD_TIMEOUT)
+        after = _statuses(cache)
+        assert {k: after[k]["pid"] for k in first} == first
+        assert len(after) == 2  # one status file per index: nothing was started twice
+
+        page.get_by_role("button", name="Cancel").first.click()
+        page.wait_for_selector("text=cancelled", timeout=60_000)
+        (key,) = first
+        assert _statuses(cache)[key]["state"] == "cancelled"
+        with pytest.raises(ProcessLookupError):
+            os.kill(first[key], 0)
+
+        page.get_by_role("button", name="Build again").first.click()
+        page.wait_for_selector(".sac-hit", timeout=BUILD_TIMEOUT)  # the result appears when the builds end
+        settle(page)
+        assert page.locator(".sac-hit").count() == 2 * 4  # two indexes, k = 4
+        assert all(s["state"] == "done" for s in _statuses(cache).values())

@@ -7,14 +7,17 @@ import html
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from sac_core.dashboard import compare, state
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
 from sac_core.dashboard.state import ensure_demo_corpus
-from sac_core.engine.data import available_datasets
+from sac_core.engine.data import available_datasets, load_benchmark
+from sac_core.experiments import Workspace
 
 TIMEOUT = 240  # seconds for a run: the first one builds the demo indexes
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -25,9 +28,18 @@ def results_dir(tmp_path_factory, embed_cache) -> Path:
     """A tiny demo sweep for the Curves page."""
     demo = ensure_demo_corpus(embed_cache)
     root = tmp_path_factory.mktemp("results")
-    sweep = demo_sweep(available_datasets(demo), chunk_sizes=(500,), prompts=("generic",), ks=(1, 2, 4, 8))
+    sweep = demo_sweep(available_datasets(demo), chunk_sizes=(500,), prompts=("generic",))
     run_with_progress(sweep, demo, embed_cache, root / sweep.name)
+    prebuild(demo, embed_cache)  # Compare finds its indexes saved, as after `sac index`
     return root
+
+
+def prebuild(data: Path, cache: Path, provider: str = "file", protocol: str = "full") -> None:
+    """Save the indexes the Compare page opens for this data (what `sac index` does)."""
+    settings = state.Settings(state.resolve_data_source(str(data), cache), cache, protocol,
+                              available_datasets(data), provider, 150)  # fmt: skip
+    bench = load_benchmark(data, settings.datasets, protocol)
+    Workspace.open(bench, compare.compare_columns(settings.base_config()), data, cache, save=True)
 
 
 @pytest.fixture
@@ -187,6 +199,7 @@ def test_document_markup_is_escaped_not_rendered(env, tmp_path, monkeypatch):
         )
     )
     monkeypatch.setenv("SAC_DATA_DIR", str(tmp_path))
+    prebuild(tmp_path, env, provider="extractive", protocol="lbr-mini")
     at = _app(k="2")
     assert not any("Demo corpus" in i.value for i in at.info)
     html = _html(at)
@@ -237,25 +250,32 @@ def test_curves_without_results_says_how_to_make_them(env, monkeypatch, tmp_path
 # --------------------------------------------------------------------------- Tune
 
 
-def test_tune_apply_evaluates_and_a_second_apply_shows_the_difference(env):
+def test_tune_answers_a_committed_stop_at_once_without_a_model(env, monkeypatch):
+    def no_model(*args, **kwargs):
+        raise AssertionError("Tune created an embedder for a stop the committed results cover")
+
+    monkeypatch.setattr("sac_core.engine.embedding.embedder.Embedder.__init__", no_model)
     at = _app("app_pages/tune.py")
-    assert any("Press **Apply**" in i.value for i in at.info)
-    next(b for b in at.button if b.label == "Apply").click().run()
-    assert not at.exception
     first = at.dataframe[0].value
-    assert set(first["index"]) == {"Baseline", "SAC generic", "SAC expert"}
-    assert "previous" not in first.columns
-    at.slider(key="tune_weight").set_value(0.5)
-    at.slider(key="tune_chars").set_value(280)  # the file provider has 150 and 300 only
-    at.select_slider(key="tune_k").set_value(4)
-    next(b for b in at.button if b.label == "Apply").click().run()
+    assert set(first["index"]) == {"Baseline", "SAC generic"} and "previous" not in first.columns
+    assert any("committed" in c.value for c in at.caption)
+    assert "500 ⚡" in at.select_slider(key="tune_chunk").format_func(500)  # the demo sweep covers chunk 500
+    assert "⚡" not in at.select_slider(key="tune_chunk").format_func(300)
+    at.select_slider(key="tune_k").set_value(4).run()
+    at.multiselect(key="tune_datasets").set_value(["demo_nda"]).run()
     assert not at.exception
-    assert any("using 300" in c.value for c in at.caption)
     diff = at.dataframe[0].value
-    assert {"previous", "new", "change"} <= set(diff.columns)
-    assert diff["previous"].notna().all()
+    assert {"previous", "new", "change"} <= set(diff.columns) and diff["previous"].notna().all()
     now = next(m.value for m in at.main.markdown if m.value.startswith("**Now:**"))
-    assert "weight 0.5" in _unmd(now) and "300 chars" in _unmd(now) and "At k = 4" in [s.value for s in at.subheader]
+    assert "queries of demo_nda" in _unmd(now) and "At k = 4" in [s.value for s in at.subheader]
+
+
+def test_tune_off_the_committed_grid_offers_a_background_build(env):
+    at = _app("app_pages/tune.py")
+    at.select_slider(key="tune_chunk").set_value(300).run()
+    assert not at.exception
+    assert any("not computed yet" in w.value for w in at.warning)
+    assert any(b.label == "Build this setting in the background" for b in at.button)
 
 
 # --------------------------------------------------------------------------- Documents
@@ -344,7 +364,7 @@ def test_tune_with_an_empty_benchmark_says_there_are_no_queries(env, tmp_path, m
     monkeypatch.setenv("SAC_DATA_DIR", str(_write_benchmark(tmp_path, "empty", {"a.txt": "Text."}, [])))
     at = _app("app_pages/tune.py")
     assert [w.value for w in at.warning] and "no queries" in at.warning[0].value
-    assert not any(b.label == "Apply" for b in at.button)
+    assert not at.select_slider  # nothing to tune
 
 
 HOSTILE = "[x](javascript:alert(1))"
@@ -357,6 +377,7 @@ def test_a_dataset_named_like_a_markdown_link_is_shown_as_it_is(env, tmp_path, m
         {"query": "Which law?", "snippets": [{"file_path": f"{HOSTILE}/a.txt", "span": span, "answer": text[18:]}]}
     ]
     monkeypatch.setenv("SAC_DATA_DIR", str(_write_benchmark(tmp_path, HOSTILE, {"a.txt": text}, tests)))
+    prebuild(tmp_path, env, provider="extractive", protocol="lbr-mini")
     at = _app()
     assert not at.exception
     label = at.selectbox(key=f"cmp_query::{HOSTILE}").label
@@ -376,3 +397,32 @@ def test_a_missing_document_is_named_exactly(env, tmp_path, monkeypatch):
     (error,) = _errors(at)
     assert _unmd(error) == f"Could not load the benchmark: {root / 'corpus' / missing}: document not found"
     assert "](" not in error
+
+
+# --------------------------------------------------------------------------- background builds
+
+
+def _wait_for_builds(cache: Path, timeout: float = 600) -> list[dict]:
+    """Until every status file under the cache says done (or failed), then their contents."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        files = list((cache / "builds").glob("*.json"))
+        statuses = [json.loads(f.read_text()) for f in files]
+        if files and all(s["state"] in ("done", "failed", "cancelled") for s in statuses):
+            return statuses
+        time.sleep(0.3)
+    raise AssertionError("the background builds did not end")
+
+
+def test_compare_builds_missing_indexes_in_the_background_and_fills_in(env, demo_dir, tmp_path, monkeypatch):
+    cache = tmp_path / "fresh-cache"  # no saved index, no embedding
+    monkeypatch.setenv("SAC_CACHE_DIR", str(cache))
+    monkeypatch.setenv("SAC_DATA_DIR", str(demo_dir))
+    at = _app()
+    assert any("Building the indexes" in i.value for i in at.info)
+    assert _cards(at) == 0  # nothing is blocked on the build: the script ended
+    statuses = _wait_for_builds(cache)
+    assert sorted(s["state"] for s in statuses) == ["done"] * 3
+    at.run()
+    assert not at.exception
+    assert _cards(at) == 3 * 4  # three indexes, k = 4

@@ -1,4 +1,4 @@
-"""sac_core.dashboard.tune: one setting on a one-dataset subset, and the diff against the previous setting."""
+"""sac_core.dashboard.tune: settings answered from saved per-query results, instant stops, the diff."""
 
 from __future__ import annotations
 
@@ -9,28 +9,82 @@ import pytest
 
 from sac_core.dashboard import tune
 from sac_core.engine.data import load_benchmark
-from sac_core.engine.metrics import DEFAULT_KS, METRICS
+from sac_core.engine.metrics import METRICS
 from sac_core.engine.summaries import SummaryConfig
-from sac_core.experiments import RunConfig
+from sac_core.experiments import RunConfig, Sweep, run_sweep
 
 DEMO = ("demo_nda", "demo_privacy")
+BASE = RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider="file"))
 
 
 def _results(rows: dict[str, dict[str, float]], k: int = 4) -> pd.DataFrame:
-    out = []
-    for index, values in rows.items():
-        out.append({"index": index, "variant": index.lower(), "k": k, **{m: values.get(m, 0.0) for m in METRICS}})
-    return pd.DataFrame(out)
+    return pd.DataFrame([{"index": i, "k": k, **{m: v.get(m, 0.0) for m in METRICS}} for i, v in rows.items()])
 
 
-def test_setting_config_applies_every_slider():
-    base = RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider="file", prompt="expert"))
-    cfg = tune.TuneSetting("demo_nda", 300, 50, "extractive", 220, 0.25, 5).config(base)
-    assert (cfg.chunk_size, cfg.chunk_overlap, cfg.semantic_weight) == (300, 50, 0.25)
-    assert (cfg.summary.provider, cfg.summary.chars) == ("extractive", 220)
-    assert cfg.ks == tuple(sorted({*DEFAULT_KS, 5}))
-    assert cfg.protocol == "full" and cfg.datasets == DEMO
-    assert "chunk 300/50" in tune.TuneSetting("demo_nda", 300, 50).label
+def test_a_setting_is_a_baseline_and_a_sac_cell_on_the_pooled_corpus():
+    variants = tune.TuneSetting(300, "extractive", 220, 0.25).variants(BASE.with_(chunk_overlap=10))
+    assert list(variants) == ["Baseline", "SAC extractive"]
+    for cfg in variants.values():
+        assert (cfg.chunk_size, cfg.chunk_overlap, cfg.semantic_weight, cfg.ks) == (300, 0, 0.25, tune.KS)
+        assert cfg.datasets == DEMO  # every dataset: one pool, as Compare and the sweeps
+    assert (variants["SAC extractive"].summary.provider, variants["SAC extractive"].summary.chars) == (
+        "extractive",
+        220,
+    )
+    assert list(tune.TuneSetting().variants(BASE)) == ["Baseline", "SAC generic"]
+    assert "chunk 300" in tune.TuneSetting(300).label
+
+
+@pytest.fixture(scope="module")
+def published(demo_dir, embed_cache, tmp_path_factory):
+    """A committed-looking sweep folder: baseline and SAC generic-150 at chunk 500, weights 1 and 0.5."""
+    cells = tuple(cfg for w in (1.0, 0.5) for cfg in tune.TuneSetting(500, "file", 150, w).variants(BASE).values())
+    out = tmp_path_factory.mktemp("published") / "grid"
+    run_sweep(Sweep("grid", cells), demo_dir, embed_cache, out, progress=False)
+    return out
+
+
+def test_committed_cells_answer_without_a_model_and_other_stops_do_not(published, demo_dir, tmp_path, monkeypatch):
+    def no_model(*args, **kwargs):
+        raise AssertionError("an embedder was created")
+
+    monkeypatch.setattr("sac_core.engine.embedding.embedder.Embedder.__init__", no_model)
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    lookup = tune.Lookup(tune.read_published([published]), tmp_path / "empty-cache")
+    setting = tune.TuneSetting(500, "file", 150, 1.0)
+    found = {name: lookup.find(cfg, bench) for name, cfg in setting.variants(BASE).items()}
+    assert all(f is not None and f.source == "committed" for f in found.values())
+    table = tune.results(found)
+    assert set(table["index"]) == {"Baseline", "SAC generic"} and sorted(set(table["k"])) == list(tune.KS)
+    sac8 = table[(table["index"] == "SAC generic") & (table["k"] == 8)].iloc[0]
+    per_query = found["SAC generic"].per_query
+    at8 = per_query[per_query["k"] == 8]
+    assert sac8["drm"] == pytest.approx(at8.groupby("dataset")["drm"].mean().mean())  # macro over datasets
+    only_nda = tune.results(found, ["demo_nda"])
+    assert only_nda[only_nda["index"] == "SAC generic"].set_index("k").loc[8, "drm"] == pytest.approx(
+        at8[at8["dataset"] == "demo_nda"]["drm"].mean()
+    )
+    assert tune.instant_stops(lookup, bench, BASE, setting, "chunk_size", tune.CHUNK_SIZES) == {500}
+    assert tune.instant_stops(lookup, bench, BASE, setting, "semantic_weight", tune.WEIGHTS) == {0.5, 1.0}
+    assert lookup.find(tune.TuneSetting(300).variants(BASE)["Baseline"], bench) is None
+
+
+def test_a_cell_computed_here_becomes_instant(published, demo_dir, embed_cache, tmp_path):
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    setting = tune.TuneSetting(300, "file", 150, 1.0)
+    lookup = tune.Lookup({}, embed_cache)
+    assert not all(lookup.available(c, bench) for c in setting.variants(BASE).values())
+    run_sweep(Sweep("here", tuple(setting.variants(BASE).values())), demo_dir, embed_cache, tmp_path / "o", False)
+    found = [tune.Lookup({}, embed_cache).find(c, bench) for c in setting.variants(BASE).values()]
+    assert all(f is not None and f.source == "computed here" for f in found)
+
+
+def test_cell_jobs_and_the_chunk_estimate(demo_dir, tmp_path):
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    jobs = tune.cell_jobs(tune.TuneSetting(300).variants(BASE), demo_dir, tmp_path)
+    assert [j.kind for j in jobs] == ["cell", "cell"] and jobs[0].key != jobs[1].key
+    chars = sum(len(d.text) for d in bench.documents.values())
+    assert tune.estimated_chunks(bench, 300) == chars // 300
 
 
 def test_at_k_rows_per_index():
@@ -40,64 +94,26 @@ def test_at_k_rows_per_index():
 
 
 def test_diff_table_hand_computed():
-    old = _results(
-        {
-            "Baseline": {"drm": 0.50, "precision": 0.10, "recall": 0.40},
-            "SAC generic": {"drm": 0.30, "precision": 0.20, "recall": 0.50},
-        }
-    )
-    new = _results(
-        {
-            "Baseline": {"drm": 0.50, "precision": 0.08, "recall": 0.60},
-            "SAC generic": {"drm": 0.20, "precision": 0.20, "recall": 0.45},
-            "SAC expert": {"drm": 0.10, "precision": 0.30, "recall": 0.70},
-        }
-    )
+    old = _results({"Baseline": {"drm": 0.50, "precision": 0.10, "recall": 0.40},
+                    "SAC generic": {"drm": 0.30, "precision": 0.20, "recall": 0.50}})  # fmt: skip
+    new = _results({"Baseline": {"drm": 0.50, "precision": 0.08, "recall": 0.60},
+                    "SAC generic": {"drm": 0.20, "precision": 0.20, "recall": 0.45},
+                    "SAC expert": {"drm": 0.10, "precision": 0.30, "recall": 0.70}})  # fmt: skip
     diff = tune.diff_table(new, old, 4).set_index(["index", "metric"])
     assert diff.loc[("Baseline", "drm"), "change"] == 0.0
     assert diff.loc[("Baseline", "drm"), "better"] is None  # unchanged
     assert diff.loc[("Baseline", "precision"), "change"] == pytest.approx(-0.02)
     assert diff.loc[("Baseline", "precision"), "better"] is False
-    assert diff.loc[("Baseline", "recall"), "better"] is True
-    assert diff.loc[("SAC generic", "drm"), "change"] == pytest.approx(-0.10)
     assert diff.loc[("SAC generic", "drm"), "better"] is True  # lower DRM is better
     assert diff.loc[("SAC generic", "recall"), "better"] is False
-    new_only = diff.loc[("SAC expert", "drm")]
-    assert math.isnan(new_only["previous"]) and new_only["new"] == 0.10 and new_only["better"] is None
-    assert len(diff) == 3 * 3
+    assert math.isnan(diff.loc[("SAC expert", "drm"), "previous"])
+    assert diff.loc[("SAC expert", "drm"), "better"] is None
+    view = tune.diff_view(tune.diff_table(new, old, 4), True)
+    assert view.loc[view["index"] == "SAC generic", "better"].tolist() == ["✓ better", "", "✗ worse"]
+    assert "previous" not in tune.diff_view(tune.diff_table(new, None, 4), False).columns
 
 
-def test_diff_table_without_previous_or_with_another_k():
-    new = _results({"Baseline": {"drm": 0.5}})
-    first = tune.diff_table(new, None, 4)
-    assert first["previous"].isna().all() and first["better"].isna().all()
-    other_k = tune.diff_table(new, _results({"Baseline": {"drm": 0.2}}, k=8), 4)
-    assert other_k["previous"].isna().all()
-
-
-@pytest.fixture(scope="module")
-def nda(demo_dir):
-    return load_benchmark(demo_dir, DEMO, "full").subset(("demo_nda",))
-
-
-def test_evaluate_setting_on_a_subset_reports_progress_and_every_index(nda, demo_dir, embed_cache):
-    base = RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider="file"))
-    setting = tune.TuneSetting("demo_nda", 500, 0, "file", 150, 1.0, 4)
-    calls: list[tuple[float, str]] = []
-    table = tune.evaluate_setting(nda, setting.config(base), demo_dir, embed_cache, lambda f, m: calls.append((f, m)))
-    assert set(table["index"]) == {"Baseline", "SAC generic", "SAC expert"}
-    assert sorted(set(table["k"])) == list(DEFAULT_KS)
-    assert len(table) == 3 * len(DEFAULT_KS)
-    fractions = [f for f, _ in calls]
-    assert fractions == sorted(fractions) and fractions[-1] == 1.0 and calls[-1][1] == "done"
-    at4 = tune.at_k(table, 4)
-    assert at4.loc["SAC generic", "drm"] < at4.loc["Baseline", "drm"]  # near-identical NDAs: SAC helps
-    assert ((table[list(METRICS)].fillna(0) >= 0) & (table[list(METRICS)].fillna(0) <= 1)).all().all()
-
-
-def test_evaluate_setting_extractive_any_length_one_sac_index(nda, demo_dir, embed_cache):
-    base = RunConfig(protocol="full", datasets=DEMO)
-    cfg = tune.TuneSetting("demo_nda", 500, 0, "extractive", 90, 1.0, 2).config(base)
-    table = tune.evaluate_setting(nda, cfg, demo_dir, embed_cache)
-    assert set(table["index"]) == {"Baseline", "SAC extractive"}
-    assert set(table["variant"]) == {"baseline", "sac-extractive-90"}
+def test_marks_and_the_figure():
+    assert tune.mark(500, {500}) == "500 ⚡" and tune.mark(300, {500}) == "300" and tune.mark(0.5, {0.5}) == "0.5 ⚡"
+    fig = tune.curves_figure(pd.concat([_results({"Baseline": {"drm": 0.5}}, k=k) for k in (1, 4)]))
+    assert len(fig.data) == 3  # one line per metric panel for one index

@@ -3,9 +3,7 @@ lost beyond the last batch) and gives exactly the results of a run that was neve
 
 from __future__ import annotations
 
-import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -14,35 +12,6 @@ from pathlib import Path
 
 import diskcache
 import pandas as pd
-
-WORDS = (
-    "agreement party confidential information disclose receiving term termination law court notice "
-    "obligation purpose employee affiliate breach remedy injunction return destroy copy written consent "
-    "period year month day governing jurisdiction venue assignment waiver amendment severability"
-).split()
-
-
-def _corpus(root: Path, n_docs: int = 36, chars: int = 5000) -> Path:
-    """A deterministic benchmark big enough that embedding takes several seconds."""
-    rng = random.Random(7)
-    (root / "corpus" / "gen").mkdir(parents=True)
-    tests = []
-    for i in range(n_docs):
-        words, length = [], 0
-        while length < chars:
-            sentence = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 16))).capitalize() + ". "
-            words.append(sentence)
-            length += len(sentence)
-        text = f"Agreement number {i} between Party {i} and Party {i + 1}. " + "".join(words)
-        (root / "corpus" / "gen" / f"doc{i:02d}.txt").write_text(text, encoding="utf-8")
-        start = text.index(".") + 2
-        tests.append({
-            "query": f"What does agreement {i} say about termination?",
-            "snippets": [{"file_path": f"gen/doc{i:02d}.txt", "span": [start, start + 120], "answer": text[start : start + 120]}],
-        })  # fmt: skip
-    (root / "benchmarks").mkdir()
-    (root / "benchmarks" / "gen.json").write_text(json.dumps({"tests": tests}), encoding="utf-8")
-    return root
 
 
 def _evaluate(data: Path, cache: Path, out: Path) -> subprocess.Popen[bytes]:
@@ -60,8 +29,8 @@ def _cached(cache: Path) -> int:
         return len(c)
 
 
-def test_kill_9_during_embedding_then_rerun_equals_an_uninterrupted_run(tmp_path: Path) -> None:
-    data = _corpus(tmp_path / "data")
+def test_kill_9_during_embedding_then_rerun_equals_an_uninterrupted_run(slow_data: Path, tmp_path: Path) -> None:
+    data = slow_data
     killed = _evaluate(data, tmp_path / "cache-a", tmp_path / "a.csv")
     deadline = time.monotonic() + 300
     while _cached(tmp_path / "cache-a") < 64 and time.monotonic() < deadline and killed.poll() is None:

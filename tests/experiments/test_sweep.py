@@ -1,11 +1,15 @@
 """A tiny sweep on the demo benchmark: cells, cache, resume, partial publication, significance."""
 
+import math
+import shutil
 import time
 
 import pandas as pd
 import pytest
 
-from sac_core.experiments.sweep import SweepError, load_sweep, run_sweep
+from sac_core.experiments import RunConfig
+from sac_core.experiments.bench import warm_sweep_seconds
+from sac_core.experiments.sweep import SweepError, load_sweep, run_sweep, significance
 
 SWEEP = """
 name = "tiny"
@@ -74,11 +78,24 @@ def test_sweep_runs_caches_and_publishes_partial_results(demo_dir, embed_cache, 
     assert len(list((tmp_path / "c" / "runs").glob("*.jsonl.gz"))) == 6
 
 
+def test_published_cells_count_as_cached_and_republish_byte_for_byte(demo_dir, embed_cache, tmp_path):
+    """A committed sweep folder is enough: with an empty cache nothing is recomputed."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(SWEEP)
+    sweep = load_sweep(path)
+    published = tmp_path / "published"
+    run_sweep(sweep, demo_dir, embed_cache, published, progress=False)
+    copy = tmp_path / "copy"
+    shutil.copytree(published, copy)
+    empty = tmp_path / "empty-cache"
+    table = run_sweep(sweep, demo_dir, empty, copy, progress=False, cached_only=True)
+    assert table["cell"].nunique() == 6  # every cell came from the published folder
+    assert not (empty / "embeddings").exists()  # no model ran
+    for name in ("results.csv", "per_query.csv.gz", "significance.csv"):
+        assert (copy / name).read_bytes() == (published / name).read_bytes(), name
+
+
 def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache, tmp_path):
-    import math
-
-    from sac_core.experiments.bench import warm_sweep_seconds
-
     path = tmp_path / "tiny.toml"
     path.write_text(SWEEP)
     sweep = load_sweep(path)
@@ -90,9 +107,6 @@ def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache
 
 
 def test_significance_pairs_variants_only_within_one_backend():
-    from sac_core.experiments import RunConfig
-    from sac_core.experiments.sweep import significance
-
     cells = {"bt": ("baseline", "torch"), "st": ("sac", "torch"), "bo": ("baseline", "onnx"), "so": ("sac", "onnx")}
     base = RunConfig().columns()
     table = pd.DataFrame(

@@ -1,7 +1,7 @@
 """Embedding: one :class:`Encoder` interface (torch, ONNX), model names, and the cached :class:`Embedder`."""
 
 from .embedder import Embedder, shared_embedder, text_key
-from .encoders import BACKENDS, Encoder, TorchEncoder, load_encoder
+from .encoders import BACKENDS, Encoder, TorchEncoder, default_backend, load_encoder
 from .models import DEFAULT_MODEL, model_id, resolve_model_path
 from .onnx_encoder import OnnxEncoder
 
@@ -12,6 +12,7 @@ __all__ = [
     "Encoder",
     "OnnxEncoder",
     "TorchEncoder",
+    "default_backend",
     "load_encoder",
     "model_id",
     "resolve_model_path",

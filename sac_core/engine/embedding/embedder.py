@@ -12,6 +12,7 @@ an interrupted run loses at most that batch and resumes where it stopped.
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -104,15 +105,24 @@ class Embedder:
     ) -> None:
         order = sorted(missing, key=lambda k: len(missing[k]))  # similar lengths batch with less padding
         bar = tqdm(total=len(order), desc=desc, unit="text", disable=not progress)
-        for i in range(0, len(order), self.write_every):
-            block = order[i : i + self.write_every]
-            vecs = self.encoder.encode([missing[k] for k in block], batch_size=self.batch_size)
+        encoder = self.encoder  # load the model first, so the progress clock times only the encoding
+        if on_progress:
+            on_progress(0, len(order))  # the work starts: lets a caller time it
+        # Blocks of similar lengths (little padding), taken in a fixed shuffled order: the rate seen
+        # so far is then a fair estimate of the rate to come, and so is the time left.
+        starts = list(range(0, len(order), self.write_every))
+        random.Random(len(order)).shuffle(starts)
+        done = 0
+        for start in starts:
+            block = order[start : start + self.write_every]
+            vecs = encoder.encode([missing[k] for k in block], batch_size=self.batch_size)
             with self.cache.transact():
                 for key, vec in zip(block, vecs):
                     self.cache.set(key, vec.tobytes())
                     out[key] = vec
             self.encoded += len(block)
+            done += len(block)
             bar.update(len(block))
             if on_progress:
-                on_progress(i + len(block), len(order))
+                on_progress(done, len(order))
         bar.close()

@@ -10,6 +10,7 @@ A new runtime (a quantised model, a static preview model) is one more class with
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -20,6 +21,12 @@ from .models import resolve_model_path
 from .onnx_encoder import OnnxEncoder
 
 BACKENDS: tuple[str, ...] = ("torch", "onnx")
+
+
+def default_backend() -> str:
+    """``onnx`` when ONNX Runtime is installed (the same vectors, about 1.8× faster here), else
+    ``torch``, the reference."""
+    return "onnx" if importlib.util.find_spec("onnxruntime") is not None else "torch"
 
 
 class Encoder(Protocol):

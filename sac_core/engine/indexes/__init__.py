@@ -1,11 +1,23 @@
-"""Indexes: three ways to rank a pool's chunks for a query (dense FAISS, BM25, their rank fusion).
-
-Persisted indexes (saved and loaded with a manifest) will live here too.
+"""Indexes: three ways to rank a pool's chunks for a query (dense FAISS, BM25, their rank fusion),
+and indexes persisted on disk with a manifest (:mod:`.persisted`).
 """
 
 from .bm25 import BM25Index, tokenize
 from .dense import DenseIndex
 from .fusion import RRF_K, fuse
+from .persisted import SavedIndex, load_index, read_manifest, save_index, text_sha256
 from .ranked import Ranked
 
-__all__ = ["RRF_K", "BM25Index", "DenseIndex", "Ranked", "fuse", "tokenize"]
+__all__ = [
+    "RRF_K",
+    "BM25Index",
+    "DenseIndex",
+    "Ranked",
+    "SavedIndex",
+    "fuse",
+    "load_index",
+    "read_manifest",
+    "save_index",
+    "text_sha256",
+    "tokenize",
+]

@@ -31,16 +31,17 @@ class Retriever:
         fusion_depth: int = 100,
         progress: bool = True,
         on_progress: Callable[[int, int], None] | None = None,
+        dense: DenseIndex | None = None,
     ) -> None:
+        """Index ``pool``: embed its texts into a dense index (or take ``dense``, built earlier over
+        the same texts, e.g. loaded from disk) when ``semantic_weight > 0``, and BM25 when it is < 1."""
         self.pool = pool
         self.embedder = embedder
         self.semantic_weight = semantic_weight
         self.fusion_depth = fusion_depth
-        self.dense = (
-            DenseIndex(embedder.encode(pool.indexed, progress, "embedding chunks", on_progress))
-            if semantic_weight > 0
-            else None
-        )
+        if semantic_weight > 0 and dense is None:
+            dense = DenseIndex(embedder.encode(pool.indexed, progress, "embedding chunks", on_progress))
+        self.dense = dense if semantic_weight > 0 else None
         self.bm25 = BM25Index(pool.indexed) if semantic_weight < 1 else None
 
     def search(

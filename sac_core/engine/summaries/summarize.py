@@ -112,17 +112,20 @@ def summarize_documents(
     if config.provider == "file":
         return _from_file(documents, config)
     prompt = load_prompt(config.prompt)
-    provider = make_provider(config, api_key)
+    ident = _Identity(config.provider, config.model if config.provider == "openai" else ExtractiveProvider.model)
     records: dict[str, SummaryRecord] = {}
     todo: list[tuple[str, str, str]] = []
     with SummaryCache(Path(cache_dir)) as cache:
         for file_path, text in documents.items():
-            key = cache_key(provider.name, provider.model, prompt, config.chars, text)
+            key = cache_key(ident.name, ident.model, prompt, config.chars, text)
             hit = cache.get(key)
             if hit is not None:
-                records[file_path] = _record(file_path, hit, provider, prompt, config.chars, cached=True)
+                records[file_path] = _record(file_path, hit, ident, prompt, config.chars, cached=True)
             else:
                 todo.append((file_path, text, key))
+        if not todo:  # everything cached: no provider needed (no key, no network)
+            return {file_path: records[file_path] for file_path in documents}
+        provider = make_provider(config, api_key)
 
         def work(file_path: str, text: str, key: str) -> tuple[str, dict[str, Any]]:
             result = provider.summarize(file_path, text, prompt, config.chars)
@@ -199,8 +202,16 @@ def _usd(input_tokens: int, output_tokens: int, config: SummaryConfig) -> float:
     return (input_tokens * config.price_input_per_m + output_tokens * config.price_output_per_m) / 1_000_000
 
 
+@dataclass(frozen=True)
+class _Identity:
+    """What names a provider in the cache key and in records (without building a client)."""
+
+    name: str
+    model: str
+
+
 def _record(
-    file_path: str, value: dict[str, Any], provider: Provider, prompt: Prompt, chars: int, cached: bool
+    file_path: str, value: dict[str, Any], provider: Provider | _Identity, prompt: Prompt, chars: int, cached: bool
 ) -> SummaryRecord:
     return SummaryRecord(
         file_path=file_path,

@@ -253,8 +253,10 @@ def test_key_from_environment_and_missing_key_error(serve, tmp_path: Path, monke
     assert record.summary == "From env key." and server.auth == [f"Bearer {API_KEY}"]
     monkeypatch.delenv("OPENAI_API_KEY")
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    cached = summarize_documents({"b.txt": DOC}, config(server.url), tmp_path, progress=False)["b.txt"]
+    assert cached.cached and cached.summary == "From env key."  # a cached summary needs no key at all
     with pytest.raises(SummaryError, match="OPENAI_API_KEY"):
-        summarize_documents({"b.txt": DOC}, SummaryConfig(provider="openai"), tmp_path, progress=False)
+        summarize_documents({"c.txt": DOC + " More."}, SummaryConfig(provider="openai"), tmp_path, progress=False)
 
 
 def test_long_document_is_sent_as_head_and_tail(serve, tmp_path: Path) -> None:

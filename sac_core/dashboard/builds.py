@@ -1,0 +1,288 @@
+"""Background builds owned by the dashboard's server, so a long build never holds a page hostage.
+
+A build (an index for Compare, or an evaluated setting for Tune) runs in a worker **process**
+started by a :class:`BuildManager`, one per key, shared by every session: reruns, page switches
+and browser reloads find the same build, and two sessions asking for the same index wait for one
+build. At most ``parallel`` workers run at a time (embedding already uses every core); the rest
+wait in order. The worker reports its progress (stage, texts done / total, texts/s, time left)
+in ``<cache>/builds/<key>.json``, rewritten atomically after every embedded batch, and fills the
+same caches as ``sac index`` (embeddings, saved indexes, sweep cells). So a worker that crashes
+or is killed loses at most its last batch, and asking again resumes from the caches.
+
+Nothing here imports Streamlit: the pages draw :class:`BuildStatus` and call ``cancel``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import diskcache
+
+from ..engine.data import load_benchmark
+from ..engine.embedding import Embedder
+from ..experiments import RunConfig, evaluate
+from ..experiments.index_store import build_retriever, check_index, document_summaries, index_key
+from ..experiments.sweep import cell_id
+
+BUILDS = "builds"  # status files under the cache directory
+KINDS = ("index", "cell")
+ACTIVE = ("queued", "running")
+
+
+@dataclass(frozen=True)
+class BuildJob:
+    """What to build. ``index``: the saved index of ``config`` (Compare). ``cell``: ``config``
+    evaluated on every query of the benchmark, kept in the sweep-cell cache (Tune)."""
+
+    kind: str
+    data_dir: Path
+    cache_dir: Path
+    config: RunConfig
+    label: str
+
+    @property
+    def key(self) -> str:
+        if self.kind == "index":
+            return f"index-{index_key(self.config)}"
+        payload = json.dumps({**self.config.columns(), "ks": list(self.config.ks)}, sort_keys=True, default=str)
+        return f"cell-{hashlib.sha256(payload.encode()).hexdigest()[:16]}"
+
+
+@dataclass(frozen=True)
+class BuildStatus:
+    """A build as the pages show it. ``done``/``total`` count texts to embed (cache hits excluded)."""
+
+    key: str
+    label: str
+    state: str  # queued | running | done | failed | cancelled
+    stage: str = ""
+    done: int = 0
+    total: int = 0
+    rate: float = 0.0  # texts per second while embedding
+    eta_s: float | None = None  # seconds left, while embedding
+    started: float = 0.0
+    updated: float = 0.0
+    error: str = ""
+    pid: int | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE
+
+    @property
+    def fraction(self) -> float:
+        return min(1.0, self.done / self.total) if self.total else 0.0
+
+    def describe(self) -> str:
+        """One line for people: what, how far, how fast, how long still."""
+        if self.state == "queued":
+            return f"{self.label}: waiting for the build before it"
+        if self.state == "running" and self.total:
+            left = "" if self.eta_s is None else f" · about {fmt_duration(self.eta_s)} left"
+            rate = f" · {self.rate:,.0f} texts/s" if self.rate else ""
+            return f"{self.label}: {self.stage} {self.done:,} / {self.total:,} texts{rate}{left}"
+        if self.state == "running":
+            return f"{self.label}: {self.stage or 'starting'}"
+        if self.state == "failed":
+            return f"{self.label}: failed: {self.error}"
+        return f"{self.label}: {self.state}"
+
+
+def fmt_duration(seconds: float) -> str:
+    """``45 s``, ``3 min``, ``1 h 05 min``."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+# --------------------------------------------------------------------------- the worker process
+
+
+class _Reporter:
+    """Writes a job's status file; progress at most every ``every`` seconds (and always at the end)."""
+
+    def __init__(self, path: Path, job: BuildJob, every: float = 0.25) -> None:
+        self.path = path
+        self.status = BuildStatus(job.key, job.label, "running", started=time.time(), pid=os.getpid())
+        self.every = every
+        self._last = 0.0
+        self._t0: float | None = None
+
+    def write(self, **changes: Any) -> None:
+        self.status = BuildStatus(**{**asdict(self.status), **changes, "updated": time.time()})
+        write_status(self.path, self.status)
+
+    def progress(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self._t0 is None:
+            self._t0 = now
+        if done < total and now - self._last < self.every:
+            return
+        self._last = now
+        elapsed = now - self._t0
+        rate = done / elapsed if elapsed > 0 and done else 0.0
+        eta = (total - done) / rate if rate else None
+        self.write(stage="embedding", done=done, total=total, rate=rate, eta_s=eta)
+
+
+def run_job(job: BuildJob, status_path: Path, api_key: str | None = None) -> None:
+    """Do one build (in the worker process; also callable in-process), reporting to ``status_path``."""
+    report = _Reporter(status_path, job)
+    try:
+        report.write(stage="loading the benchmark")
+        config = job.config
+        bench = load_benchmark(job.data_dir, config.datasets, config.protocol, config.seed)
+        report.write(stage="summaries")
+        summaries = document_summaries(bench, config, job.data_dir, job.cache_dir, api_key, progress=False)
+        embedder = Embedder(config.model, job.cache_dir, backend=config.backend)
+        if job.kind == "index":
+            if not check_index(bench, config, job.cache_dir, summaries).fresh:
+                report.write(stage="chunking")
+                build_retriever(bench, config, job.cache_dir, embedder, summaries, False, report.progress, save=True)
+        else:
+            cid = cell_id(config, bench)
+            with diskcache.Cache(str(Path(job.cache_dir) / "sweep_cells"), eviction_policy="none") as cells:
+                if cid not in cells:
+                    if not check_index(bench, config, job.cache_dir, summaries).fresh:
+                        report.write(stage="chunking")
+                        build_retriever(bench, config, job.cache_dir, embedder, summaries, False, report.progress, True)
+                    report.write(stage="retrieving every query", eta_s=None)
+                    t0 = time.perf_counter()
+                    ev = evaluate(bench, config, job.data_dir, job.cache_dir, api_key, False, embedder)
+                    hit = {"results": ev.results, "per_query": ev.per_query, "run": ev.run}
+                    cells.set(cid, {**hit, "seconds": time.perf_counter() - t0})
+        report.write(state="done", stage="", eta_s=None)
+    except Exception as e:  # reported to the page; the process then ends
+        report.write(state="failed", error=f"{type(e).__name__}: {e}", eta_s=None)
+        raise
+
+
+def write_status(path: Path, status: BuildStatus) -> None:
+    """Atomically: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(asdict(status)), encoding="utf-8")
+    tmp.replace(path)
+
+
+def read_status(path: Path) -> BuildStatus | None:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return BuildStatus(**raw)
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+# --------------------------------------------------------------------------- the manager
+
+
+@dataclass
+class _Entry:
+    job: BuildJob
+    path: Path
+    api_key: str | None = field(repr=False, default=None)  # in memory only, handed to the worker
+    process: Any = None  # multiprocessing.Process once started
+    final: BuildStatus | None = None  # set when the process ended or was cancelled
+
+
+class BuildManager:
+    """The server's background builds (see the module docstring); safe to call from any session."""
+
+    def __init__(self, cache_dir: Path, parallel: int = 1, poll: float = 0.2) -> None:
+        self.folder = Path(cache_dir) / BUILDS
+        self.parallel = parallel
+        self._entries: dict[str, _Entry] = {}
+        self._lock = threading.Lock()
+        self._context = multiprocessing.get_context("spawn")  # a clean process: no threads forked
+        self._poll = poll
+        self._supervisor = threading.Thread(target=self._supervise, name="sac-builds", daemon=True)
+        self._supervisor.start()
+
+    def request(self, job: BuildJob, api_key: str | None = None) -> BuildStatus:
+        """Start ``job``, or join the build of the same key when one is queued or running (a build
+        that ended is started again: the caller asks only for what is still missing)."""
+        with self._lock:
+            entry = self._entries.get(job.key)
+            if entry is None or entry.final is not None:
+                entry = _Entry(job, self.folder / f"{job.key}.json", api_key)
+                self._entries[job.key] = entry
+                write_status(entry.path, BuildStatus(job.key, job.label, "queued", started=time.time()))
+            self._start_queued()
+            return self._status(entry)
+
+    def status(self, key: str) -> BuildStatus | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            return None if entry is None else self._status(entry)
+
+    def statuses(self) -> list[BuildStatus]:
+        with self._lock:
+            return [self._status(e) for e in self._entries.values()]
+
+    def cancel(self, key: str) -> None:
+        """Stop a queued or running build; what it already embedded stays in the cache."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry.final is not None:
+                return
+            if entry.process is not None and entry.process.is_alive():
+                entry.process.terminate()
+                entry.process.join(10)
+            entry.final = BuildStatus(entry.job.key, entry.job.label, "cancelled", updated=time.time())
+            write_status(entry.path, entry.final)
+            self._start_queued()
+
+    # ------------------------------------------------------------------ internals (lock held)
+
+    def _status(self, entry: _Entry) -> BuildStatus:
+        if entry.final is not None:
+            return entry.final
+        current = read_status(entry.path)
+        if current is None:
+            return BuildStatus(entry.job.key, entry.job.label, "queued")
+        return current
+
+    def _start_queued(self) -> None:
+        running = [e for e in self._entries.values() if e.process is not None and e.final is None]
+        for entry in self._entries.values():
+            if len(running) >= self.parallel:
+                return
+            if entry.process is None and entry.final is None:
+                entry.process = self._context.Process(
+                    target=run_job, args=(entry.job, entry.path, entry.api_key), daemon=True, name=entry.job.key
+                )
+                entry.process.start()
+                running.append(entry)
+
+    def _reap(self) -> None:
+        for entry in self._entries.values():
+            if entry.final is not None or entry.process is None or entry.process.is_alive():
+                continue
+            entry.process.join()
+            status = read_status(entry.path)
+            if status is not None and status.state in ("done", "failed"):
+                entry.final = status
+            else:  # killed or crashed before it could say so
+                code = entry.process.exitcode
+                entry.final = BuildStatus(
+                    entry.job.key, entry.job.label, "failed", error=f"the worker stopped (exit code {code})",
+                    updated=time.time(),
+                )  # fmt: skip
+                write_status(entry.path, entry.final)
+            entry.api_key = None
+
+    def _supervise(self) -> None:
+        while True:
+            time.sleep(self._poll)
+            with self._lock:
+                self._reap()
+                self._start_queued()

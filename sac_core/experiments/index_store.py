@@ -1,0 +1,213 @@
+"""Persisted indexes for a :class:`RunConfig`: built once (``sac index``, the dashboard's background
+builds), then loaded in seconds by the dashboard, ``sac evaluate`` and sweeps.
+
+An index lives in ``<cache>/indexes/<key>/`` (:mod:`sac_core.engine.indexes.persisted`). The key
+hashes the settings that decide what is indexed (protocol, datasets, seed, method, chunker, chunk
+size and overlap, model, backend, summary settings); retrieval-time settings (semantic weight,
+fusion depth, k, metric mode) share one index. The manifest also records the content hashes of
+the documents and summaries, the model's version and the chunker's version: if any of them
+differs from what is there now, the index is **stale** and never used; it is rebuilt instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..engine.chunking import Chunk
+from ..engine.data import Benchmark
+from ..engine.embedding import Embedder, model_id
+from ..engine.embedding.models import packaged_version
+from ..engine.indexes import load_index, read_manifest, save_index, text_sha256
+from ..engine.retrieval import Pool, Retriever, augment, build_pool
+from ..engine.summaries import summarize_documents
+from .config import RunConfig
+
+INDEXES = "indexes"  # folder under the cache directory
+RETRIEVAL_ONLY = ("semantic_weight", "fusion_depth", "ks", "metric_mode", "summary_file")
+
+
+def document_summaries(
+    bench: Benchmark,
+    config: RunConfig,
+    data_dir: Path,
+    cache_dir: Path,
+    api_key: str | None = None,
+    progress: bool = True,
+) -> dict[str, str] | None:
+    """``file_path → summary`` for SAC, ``None`` for the baseline."""
+    if config.method != "sac":
+        return None
+    summary = config.summary.resolved(data_dir)
+    texts = {fp: doc.text for fp, doc in bench.documents.items()}
+    records = summarize_documents(texts, summary, cache_dir, api_key=api_key, progress=progress)
+    return {fp: r.summary for fp, r in records.items()}
+
+
+def make_pool(bench: Benchmark, config: RunConfig, summaries: Mapping[str, str] | None) -> Pool:
+    return build_pool(bench.documents, config.chunker, config.chunk_size, config.chunk_overlap, summaries)
+
+
+def index_settings(config: RunConfig) -> dict[str, object]:
+    """The settings that decide an index's content (see the module docstring)."""
+    return {k: v for k, v in config.columns().items() if k not in RETRIEVAL_ONLY}
+
+
+def index_key(config: RunConfig) -> str:
+    payload = json.dumps(index_settings(config), sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def index_folder(cache_dir: Path, config: RunConfig) -> Path:
+    return Path(cache_dir) / INDEXES / index_key(config)
+
+
+def content_hashes(bench: Benchmark, summaries: Mapping[str, str] | None) -> dict[str, str | None]:
+    """sha256 over every (path, text) of the pool's documents, and over the summaries (None: baseline)."""
+
+    def digest(items: Mapping[str, str]) -> str:
+        h = hashlib.sha256()
+        for path in sorted(items):
+            h.update(f"{path}\0{text_sha256(items[path])}\n".encode())
+        return h.hexdigest()
+
+    docs = digest({fp: d.text for fp, d in bench.documents.items()})
+    return {"documents": docs, "summaries": None if summaries is None else digest(summaries)}
+
+
+def _versions(config: RunConfig) -> dict[str, str]:
+    try:
+        chunker = version("langchain-text-splitters")
+    except PackageNotFoundError:  # pragma: no cover - a requirement
+        chunker = "unknown"
+    return {"model_version": packaged_version(config.model) or config.model, "chunker_version": chunker}
+
+
+@dataclass(frozen=True)
+class IndexCheck:
+    """``state``: ``fresh`` (usable), ``missing`` or ``stale``; ``reason`` says why not fresh."""
+
+    state: str
+    folder: Path
+    reason: str = ""
+
+    @property
+    def fresh(self) -> bool:
+        return self.state == "fresh"
+
+
+def _compare(manifest: dict[str, Any] | None, expected: dict[str, Any], folder: Path) -> IndexCheck:
+    if manifest is None:
+        return IndexCheck("missing", folder, "not built yet")
+    for field, what in (
+        ("settings", "a setting"),
+        ("content", "a document or summary"),
+        ("model_version", "the model"),
+        ("chunker_version", "the chunker's version"),
+    ):
+        if manifest.get(field) != expected[field]:
+            return IndexCheck("stale", folder, f"{what} changed since it was built")
+    return IndexCheck("fresh", folder)
+
+
+def _expected(bench: Benchmark, config: RunConfig, summaries: Mapping[str, str] | None) -> dict[str, Any]:
+    settings = json.loads(json.dumps(index_settings(config), default=str))
+    return {"settings": settings, "content": content_hashes(bench, summaries), **_versions(config)}
+
+
+def check_index(
+    bench: Benchmark, config: RunConfig, cache_dir: Path, summaries: Mapping[str, str] | None
+) -> IndexCheck:
+    """Is there a saved index for ``config`` over exactly these documents and summaries?"""
+    folder = index_folder(cache_dir, config)
+    return _compare(read_manifest(folder), _expected(bench, config, summaries), folder)
+
+
+def _pool_from_table(bench: Benchmark, table: pd.DataFrame, summaries: Mapping[str, str] | None) -> Pool | None:
+    """The pool a chunk table describes, or None if any chunk's text no longer hashes the same."""
+    chunks, indexed = [], []
+    for fp, start, end, digest in table.itertuples(index=False, name=None):
+        doc = bench.documents.get(fp)
+        if doc is None:
+            return None
+        text = doc.text[start:end]
+        indexed_text = text if summaries is None else augment(text, summaries[fp])
+        if text_sha256(indexed_text) != digest:
+            return None
+        chunks.append(Chunk(fp, int(start), int(end), text))
+        indexed.append(indexed_text)
+    return Pool(tuple(chunks), tuple(indexed))
+
+
+def load_retriever(
+    bench: Benchmark, config: RunConfig, cache_dir: Path, embedder: Embedder, summaries: Mapping[str, str] | None
+) -> Retriever | None:
+    """A Retriever from the saved index for ``config``, or None when it is missing or stale."""
+    folder = index_folder(cache_dir, config)
+    check = _compare(read_manifest(folder), _expected(bench, config, summaries), folder)
+    if not check.fresh:
+        return None
+    saved = load_index(folder)
+    if saved is None or saved.dense is None:
+        return None
+    pool = _pool_from_table(bench, saved.chunks, summaries)
+    if pool is None:
+        return None
+    return Retriever(pool, embedder, config.semantic_weight, config.fusion_depth, False, dense=saved.dense)
+
+
+def build_retriever(
+    bench: Benchmark,
+    config: RunConfig,
+    cache_dir: Path,
+    embedder: Embedder,
+    summaries: Mapping[str, str] | None,
+    progress: bool = True,
+    on_progress: Callable[[int, int], None] | None = None,
+    save: bool = True,
+) -> Retriever:
+    """Chunk, embed (from the embedding cache where possible) and index; save the index when ``save``."""
+    t0 = time.perf_counter()
+    pool = make_pool(bench, config, summaries)
+    encoded = embedder.encoded
+    retriever = Retriever(pool, embedder, config.semantic_weight, config.fusion_depth, progress, on_progress)
+    if save and retriever.dense is not None:  # a BM25-only setting has nothing worth saving
+        manifest = {
+            **_expected(bench, config, summaries),
+            "key": index_key(config),
+            "model": model_id(config.model),
+            "backend": config.backend,
+            "dim": retriever.dense.dim,
+            "documents": len(bench.documents),
+            "encoded": embedder.encoded - encoded,
+            "seconds": round(time.perf_counter() - t0, 1),
+            "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        }
+        spans = [(c.file_path, c.start, c.end) for c in pool.chunks]
+        save_index(index_folder(cache_dir, config), retriever.dense, spans, pool.indexed, manifest)
+    return retriever
+
+
+def open_retriever(
+    bench: Benchmark,
+    config: RunConfig,
+    cache_dir: Path,
+    embedder: Embedder,
+    summaries: Mapping[str, str] | None,
+    progress: bool = True,
+    on_progress: Callable[[int, int], None] | None = None,
+    save: bool = False,
+) -> Retriever:
+    """The saved index for ``config`` when it is fresh, else a new build (saved when ``save``)."""
+    loaded = load_retriever(bench, config, cache_dir, embedder, summaries)
+    if loaded is not None:
+        return loaded
+    return build_retriever(bench, config, cache_dir, embedder, summaries, progress, on_progress, save)
