@@ -1,7 +1,9 @@
 """One interface for every way of running an embedding model: :class:`Encoder`.
 
 - ``torch``: sentence-transformers on PyTorch (the reference);
-- ``onnx``: the same model through ONNX Runtime (:mod:`.onnx_encoder`), same vectors, faster here.
+- ``onnx``: the same model through ONNX Runtime (:mod:`.onnx_encoder`), same vectors, faster here;
+- ``onnx-int8``: the same with its weights dynamically quantised to int8: faster still, not the
+  same vectors (its measured effect on the metrics is in the README), so its own cache keys.
 
 Every encoder returns unit-length float32 vectors (inner product = cosine), one row per text.
 A new runtime (a quantised model, a static preview model) is one more class with ``dim`` and
@@ -20,7 +22,7 @@ import numpy as np
 from .models import resolve_model_path
 from .onnx_encoder import OnnxEncoder
 
-BACKENDS: tuple[str, ...] = ("torch", "onnx")
+BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8")
 
 
 def default_backend() -> str:
@@ -60,6 +62,6 @@ def load_encoder(model: str, backend: str, cache_dir: Path) -> Encoder:
     """The encoder for ``model`` on ``backend`` (``cache_dir`` keeps the ONNX export)."""
     if backend == "torch":
         return TorchEncoder(resolve_model_path(model))
-    if backend == "onnx":
-        return OnnxEncoder(resolve_model_path(model), cache_dir)
+    if backend in ("onnx", "onnx-int8"):
+        return OnnxEncoder(resolve_model_path(model), cache_dir, int8=backend == "onnx-int8")
     raise ValueError(f"unknown embedding backend {backend!r}; choose one of {', '.join(BACKENDS)}")

@@ -20,7 +20,10 @@ _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
 class OnnxEncoder:
-    def __init__(self, model_path: str, cache_dir: Path) -> None:
+    """The model's transformer in ONNX Runtime; ``int8``: its weights dynamically quantised to 8 bits
+    (``onnxruntime.quantization.quantize_dynamic``), faster and close but not identical."""
+
+    def __init__(self, model_path: str, cache_dir: Path, int8: bool = False) -> None:
         import onnxruntime as ort
         from sentence_transformers import SentenceTransformer
 
@@ -39,6 +42,11 @@ class OnnxEncoder:
         path = cache_dir / "onnx" / f"{Path(model_path).name}-{digest}.onnx"
         if not path.exists():
             _export(st, path)
+        if int8:
+            quantized = path.with_name(f"{path.stem}-int8-matmul-per-channel.onnx")
+            if not quantized.exists():
+                _quantize(path, quantized)
+            path = quantized
         options = ort.SessionOptions()
         options.intra_op_num_threads = os.cpu_count() or 1
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
@@ -110,3 +118,15 @@ def _export(st, path: Path) -> None:
             dynamic_axes={k: {0: "batch", 1: "tokens"} for k in (*_INPUTS, "last_hidden_state")},
         )
     tmp.replace(path)
+
+
+def _quantize(source: Path, dest: Path) -> None:
+    """Dynamic int8 quantisation of the MatMul weights, one scale per output channel (activations
+    stay float), written atomically. Measured on 400 lbr-mini chunks against the float model:
+    cosine min 0.976, mean 0.992; one scale per tensor (the default) gave min 0.836, mean 0.953."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    tmp = dest.with_suffix(".tmp.onnx")
+    quantize_dynamic(str(source), str(tmp), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"],
+                     per_channel=True)  # fmt: skip
+    tmp.replace(dest)

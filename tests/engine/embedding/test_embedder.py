@@ -1,6 +1,14 @@
 import numpy as np
 
-from sac_core.engine.embedding import DEFAULT_MODEL, Embedder, model_id, resolve_model_path, text_key
+from sac_core.engine.embedding import (
+    DEFAULT_MODEL,
+    Embedder,
+    default_backend,
+    model_id,
+    resolve_model_path,
+    text_key,
+)
+from sac_core.engine.summaries.cache import SummaryCache
 
 
 def test_packaged_model_resolves_to_the_package_folder():
@@ -42,11 +50,25 @@ def test_onnx_backend_gives_the_same_vectors_under_its_own_cache_key(tmp_path, m
     assert text_key(DEFAULT_MODEL, "x", "onnx") != text_key(DEFAULT_MODEL, "x")
 
 
+def test_int8_backend_is_close_to_the_float_model_and_cached_apart(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    texts = ["The Receiving Party shall return all Confidential Information.", "Governing law: Delaware."]
+    exact = Embedder(DEFAULT_MODEL, tmp_path, backend="onnx").encode(texts, progress=False)
+    int8 = Embedder(DEFAULT_MODEL, tmp_path, backend="onnx-int8")
+    approx = int8.encode(texts, progress=False)
+    assert int8.encoded == 2 and text_key(DEFAULT_MODEL, "x", "onnx-int8") != text_key(DEFAULT_MODEL, "x", "onnx")
+    cosine = (exact * approx).sum(axis=1)
+    assert (cosine > 0.95).all() and not np.allclose(cosine, 1.0, atol=1e-5)  # close, not the same
+    assert list((tmp_path / "onnx").glob("*-int8-matmul-per-channel.onnx"))
+
+
+def test_the_default_backend_is_onnx_when_onnx_runtime_is_installed():
+    assert default_backend() == "onnx"
+
+
 def test_paid_for_work_is_never_evicted_from_the_disk_caches(tmp_path):
     # diskcache culls least-recently-stored entries past its size_limit (1 GiB by default);
     # the embedding and summary caches must keep everything, however small the limit.
-    from sac_core.engine.summaries.cache import SummaryCache
-
     embedder = Embedder(DEFAULT_MODEL, tmp_path)
     summaries = SummaryCache(tmp_path)
     for cache in (embedder.cache, summaries._cache):
