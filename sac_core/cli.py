@@ -31,7 +31,7 @@ from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_co
 from .experiments import RunConfig, Workspace, evaluate, format_results, load_sweep, run_sweep, write_run
 from .experiments.bench import cache_write_cost, encode_vs_build, peak_rss_mb, query_latency, warm_sweep_seconds
 from .experiments.index_store import build_retriever, check_index, document_summaries
-from .experiments.report import at_k, mean_over_k, read_results
+from .experiments.report import at_k, backend_changes, mean_over_k, read_results
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -373,6 +373,17 @@ def cmd_report(args: argparse.Namespace) -> int:
         for metric in ("drm", "precision", "recall"):
             print(f"\n{metric}@{args.k} per dataset (%):")
             print(at_k(table, args.k, metric).to_string())
+        backends = sorted(table["backend"].dropna().unique()) if "backend" in table.columns else []
+        per_query = Path(args.results[0]).parent / "per_query.csv.gz"
+        if len(backends) > 1 and per_query.is_file():
+            changes = backend_changes(table, pd.read_csv(per_query), backends[0], backends[-1])
+            if not changes.empty:
+                at = changes[changes["k"] == args.k]
+                print(f"\n{backends[-1]} against {backends[0]}, query by query at k={args.k} ('changed': share of "
+                      "queries whose value differs; p: paired permutation test):")  # fmt: skip
+                print(at[["variant", "metric", "mean_a", "mean_b", "changed", "wins", "losses", "p_value"]]
+                      .round(4).to_string(index=False))  # fmt: skip
+                print(f"over every k: {changes['changed'].mean():.1%} of query values changed")
     return 0
 
 

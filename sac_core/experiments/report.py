@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .config import RunConfig
+from .significance import compare_methods
+
 KEY = ["variant", "chunk_size", "semantic_weight", "model", "backend", "protocol"]
 SHOWN = ("precision", "recall", "drm")
 
@@ -36,3 +39,25 @@ def read_results(paths: list[str]) -> pd.DataFrame:
     table = pd.concat(frames, ignore_index=True)
     cols = [c for c in table.columns if c not in ("cell", "wall_seconds", "cell_seconds")]
     return table.drop_duplicates(subset=cols)
+
+
+def backend_changes(
+    results: pd.DataFrame, per_query: pd.DataFrame, a: str, b: str, metrics: tuple[str, ...] = SHOWN
+) -> pd.DataFrame:
+    """How much the embedding backend changes the results: every cell run through backend ``a`` and
+    ``b`` with all other settings equal, compared query by query (per metric and k): the means,
+    the share of queries whose value changed, and the paired permutation test's p-value."""
+    cells = results.drop_duplicates("cell")
+    setting = [c for c in RunConfig().columns() if c in cells.columns and c != "backend"]
+    rows = []
+    for _, group in cells.groupby(setting, dropna=False):
+        by_backend = dict(zip(group["backend"], group["cell"]))
+        if a not in by_backend or b not in by_backend:
+            continue
+        sub = per_query[per_query["cell"].isin([by_backend[a], by_backend[b]])]
+        pairs = compare_methods(sub, by_backend[a], by_backend[b], metrics, key="cell")
+        n = pairs["wins"] + pairs["ties"] + pairs["losses"]
+        pairs.insert(0, "variant", group["variant"].iloc[0])
+        pairs["changed"] = (n - pairs["ties"]) / n
+        rows.append(pairs.drop(columns=["a", "b"]))
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()

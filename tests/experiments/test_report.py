@@ -40,3 +40,20 @@ def test_varying_settings_become_index_levels():
     t = table()
     t.loc[t["variant"] == "sac", "chunk_size"] = 800
     assert mean_over_k(t).index.names == ["variant", "chunk_size"]
+
+
+def test_backend_changes_compares_each_cell_with_its_twin_query_by_query():
+    from sac_core.experiments import RunConfig
+    from sac_core.experiments.report import backend_changes
+
+    base = RunConfig().columns()
+    cells = {"bt": ("baseline", "torch"), "bi": ("baseline", "onnx-int8")}
+    results = pd.DataFrame([{**base, "cell": c, "variant": v, "backend": b, "dataset": "ALL", "k": 1}
+                            for c, (v, b) in cells.items()])  # fmt: skip
+    drm = {"bt": [0.0, 1.0, 1.0, 0.0], "bi": [0.0, 1.0, 0.0, 0.0]}  # one query of four changed
+    per_query = pd.DataFrame([{"cell": c, "query_id": f"q{i}", "dataset": "d", "k": 1, "drm": d, "precision": 0.1,
+                               "recall": 0.5} for c, values in drm.items() for i, d in enumerate(values)])  # fmt: skip
+    changes = backend_changes(results, per_query, "torch", "onnx-int8").set_index("metric")
+    assert changes.loc["drm", "changed"] == 0.25 and changes.loc["precision", "changed"] == 0.0
+    assert changes.loc["drm", "mean_a"] == 0.5 and changes.loc["drm", "mean_b"] == 0.25
+    assert changes.loc["drm", "wins"] == 1  # lower DRM is better: int8 wins that query
