@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pandas as pd
 
 from .dashboard.compare import compare_columns
 from .dashboard.screenshots import ScreenshotError, take_screenshots
-from .dashboard.timing import compare_reruns, concurrent_first_results
+from .dashboard.timing import compare_cold, compare_reruns, concurrent_first_results, tune_stops
 from .engine.data import (
     CACHE_ENV,
     PROTOCOLS,
@@ -29,7 +30,16 @@ from .engine.metrics import DEFAULT_KS
 from .engine.retrieval import build_pool
 from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
 from .experiments import RunConfig, Workspace, evaluate, format_results, load_sweep, run_sweep, write_run
-from .experiments.bench import cache_write_cost, encode_vs_build, peak_rss_mb, query_latency, warm_sweep_seconds
+from .experiments.bench import (
+    cache_write_cost,
+    cell_build_seconds,
+    cold_build,
+    encode_vs_build,
+    loaded_memory,
+    peak_rss_mb,
+    query_latency,
+    warm_sweep_seconds,
+)
 from .experiments.index_store import build_retriever, check_index, document_summaries
 from .experiments.report import at_k, backend_changes, mean_over_k, read_results
 
@@ -284,76 +294,123 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-BENCH_PARTS = ("memory", "throughput", "sweep", "cache-writes", "dashboard")
+def _bench_engine(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Path, cache_dir: Path) -> None:
+    """(a) throughput, (b) query latency, (c) memory, (e) cost of per-batch cache writes."""
+    base = RunConfig(
+        protocol=args.protocol,
+        datasets=parse_datasets(args.datasets, data_dir),
+        summary=SummaryConfig(provider="file", chars=150).resolved(data_dir),
+    )
+    t0 = time.perf_counter()
+    ws = Workspace.load(data_dir, cache_dir, base)
+    load_s = time.perf_counter() - t0
+    if "memory" in parts:
+        lat = query_latency(ws, args.queries, args.k)  # also loads the model
+        n_chunks = sum(len(r.pool) for r in ws.retrievers.values())
+        print(f"(c) three indexes of {args.protocol} loaded ({n_chunks:,} chunks in all) in {load_s:.1f}s, model "
+              f"loaded, {lat['queries']} queries run: peak RSS {peak_rss_mb():,.0f} MB")  # fmt: skip
+        print(f"(b) three-way query latency, warm, k={args.k}, model encodes each query: "
+              f"p50 {lat['p50_ms']:.1f} ms, p95 {lat['p95_ms']:.1f} ms over {lat['queries']} queries")  # fmt: skip
+    if "throughput" in parts:
+        for backend in args.backends.split(","):
+            r = encode_vs_build(ws.bench, base, args.chunks, backend)
+            print(f"(a) {backend:9s}: raw encode {r['raw_per_s']:.1f} chunks/s, index build {r['build_per_s']:.1f} "
+                  f"chunks/s over the same {r['chunks']} chunks; build/raw = {r['ratio']:.2f}")  # fmt: skip
+    if "cache-writes" in parts:
+        pool = build_pool(ws.bench.documents, base.chunker, base.chunk_size, base.chunk_overlap)
+        texts = list(pool.indexed[:: max(1, len(pool) // args.chunks)][: args.chunks])
+        for backend in args.backends.split(","):
+            rates = cache_write_cost(texts, base.model, backend)
+            fine, coarse = rates[32], rates[512]
+            print(f"(e) {backend:9s}: embedding {len(texts)} chunks into a fresh cache, a transaction and a progress "
+                  f"update every 32 texts: {fine:.1f} texts/s; every 512: {coarse:.1f} texts/s "
+                  f"({(coarse - fine) / coarse:+.1%} cost of the finer resume points)")  # fmt: skip
+
+
+def _bench_dashboard(args: argparse.Namespace, data_dir: Path | None, cache_dir: Path) -> None:
+    """(f) Compare: first result and server time of a rerun; (g) concurrent browser sessions."""
+    env = {"SAC_CACHE_DIR": str(Path(cache_dir).resolve())}
+    where = "the demo corpus"
+    if data_dir is not None:
+        env["SAC_DATA_DIR"] = str(Path(data_dir).resolve())
+        where = f"{args.protocol} of {data_dir.name}"
+    first, reruns = compare_reruns(env, args.reruns)
+    print(f"(f) Compare on {where}: first ranked chunks after {first:.1f}s in a fresh server; server time of a "
+          f"warm rerun (a new question each time): {reruns}")  # fmt: skip
+    crowd, server_cpu = concurrent_first_results(env, args.browsers)
+    print(f"(g) {args.browsers} browser sessions opening Compare at once (warm server): first ranked chunks {crowd}; "
+          f"the server used {server_cpu:.1f} CPU-seconds for them, the rest of the wall time is the browsers' "
+          "(they share the machine's cores)")  # fmt: skip
+
+
+def _bench_tune(args: argparse.Namespace, data_dir: Path, cache_dir: Path) -> None:
+    """(h) Tune: a committed grid stop, and an off-grid chunk size built cold."""
+    env = {"SAC_CACHE_DIR": str(Path(cache_dir).resolve()), "SAC_DATA_DIR": str(Path(data_dir).resolve())}
+    shown, server = tune_stops(env)
+    print(f"(h) Tune, a committed grid stop (chunk 500 <-> 800): new answer on screen {shown}; server time of the "
+          f"Tune run {server}")  # fmt: skip
+    bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), args.protocol)
+    base = RunConfig(protocol=args.protocol, datasets=bench.datasets, summary=SummaryConfig(provider="file"))
+    with tempfile.TemporaryDirectory() as tmp:
+        off = cell_build_seconds(bench, base, data_dir, Path(tmp), args.off_grid)  # a cold cache
+    print(f"(h) Tune, an off-grid chunk size ({args.off_grid}): baseline and SAC generic-150 built and every query "
+          f"evaluated in {off['seconds']:.0f}s ({off['encoded']:,} texts embedded, {off['per_s']:.0f} texts/s)")  # fmt: skip
+
+
+def _bench_cold(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Path, cache_dir: Path) -> None:
+    """(i) Compare on an empty cache, (j) cold builds per backend, (k) memory with the paper's indexes."""
+    if "cold-start" in parts:
+        with tempfile.TemporaryDirectory() as tmp:
+            cold = compare_cold({"SAC_DATA_DIR": str(Path(data_dir).resolve())}, Path(tmp))
+        print(f"(i) Compare on an empty cache ({args.protocol}): first ranked chunks after {cold['first_s']:.0f}s (the "
+              f"first index built), all three after {cold['all_s']:.0f}s; the builds embedded {cold['texts']:,} texts "
+              f"at {cold['per_s']:.0f} texts/s, chunking and model loads included")  # fmt: skip
+    if "cold-build" in parts:
+        bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), args.protocol)
+        base = RunConfig(protocol=args.protocol, datasets=bench.datasets, summary=SummaryConfig(provider="file"))
+        configs = [col.config for col in compare_columns(base)]
+        for backend in args.backends.split(","):
+            built = cold_build(bench, configs, data_dir, backend)
+            print(f"(j) {backend:9s}: cold build of the {len(configs)} Compare indexes of {args.protocol} "
+                  f"({built['texts']:,} chunks, {built['encoded']:,} embedded): {built['seconds'] / 60:.1f} min, "
+                  f"{built['per_s']:.0f} texts/s")  # fmt: skip
+    if "paper-memory" in parts:
+        m = loaded_memory(data_dir, Path(cache_dir), "paper")
+        print(f"(k) the three Compare indexes of the paper protocol ({m['chunks']:,} chunks) loaded from disk in "
+              f"{m['load_s']:.1f}s and one query run, in a fresh process: peak RSS {m['peak_rss_mb']:,.0f} MB")  # fmt: skip
+
+
+BENCH_PARTS = (
+    "memory", "throughput", "sweep", "cache-writes", "dashboard", "tune", "cold-start", "cold-build", "paper-memory",
+)  # fmt: skip
+SLOW_PARTS = ("cold-start", "cold-build", "paper-memory")  # minutes each: only when named in --parts
+DATA_PARTS = ("memory", "throughput", "cache-writes", "sweep", "tune", *SLOW_PARTS)  # need LegalBench-RAG
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    parts = BENCH_PARTS if args.parts == "all" else tuple(args.parts.split(","))
+    parts = (
+        tuple(p for p in BENCH_PARTS if p not in SLOW_PARTS) if args.parts == "all" else tuple(args.parts.split(","))
+    )
     unknown = set(parts) - set(BENCH_PARTS)
     if unknown:
         raise ValueError(f"--parts: unknown {', '.join(sorted(unknown))}; choose from {', '.join(BENCH_PARTS)}")
     data_dir = resolve_data_dir(args.data) if (args.data or os.environ.get("SAC_DATA_DIR")) else None
     cache_dir = args.cache_dir or default_cache_dir()
-    engine_parts = {"memory", "throughput", "cache-writes"} & set(parts)
-    if engine_parts and data_dir is None:
-        raise ValueError(f"--parts {','.join(sorted(engine_parts))} need --data (or $SAC_DATA_DIR)")
-    if data_dir is not None and engine_parts:
-        base = RunConfig(
-            protocol=args.protocol,
-            datasets=parse_datasets(args.datasets, data_dir),
-            summary=SummaryConfig(provider="file", chars=150).resolved(data_dir),
-        )
-        t0 = time.perf_counter()
-        ws = Workspace.load(data_dir, cache_dir, base)
-        load_s = time.perf_counter() - t0
-        if "memory" in parts:
-            lat = query_latency(ws, args.queries, args.k)  # also loads the model
-            n_chunks = sum(len(r.pool) for r in ws.retrievers.values())
-            print(
-                f"(c) three indexes of {args.protocol} loaded ({n_chunks:,} chunks in all) in {load_s:.1f}s, model "
-                f"loaded, {lat['queries']} queries run: peak RSS {peak_rss_mb():,.0f} MB"
-            )
-            print(
-                f"(b) three-way query latency, warm, k={args.k}, model encodes each query: "
-                f"p50 {lat['p50_ms']:.1f} ms, p95 {lat['p95_ms']:.1f} ms over {lat['queries']} queries"
-            )
-        if "throughput" in parts:
-            for backend in args.backends.split(","):
-                r = encode_vs_build(ws.bench, base, args.chunks, backend)
-                print(
-                    f"(a) {backend:5s}: raw encode {r['raw_per_s']:.1f} chunks/s, index build "
-                    f"{r['build_per_s']:.1f} chunks/s over the same {r['chunks']} chunks; "
-                    f"build/raw = {r['ratio']:.2f}"
-                )
-        if "cache-writes" in parts:
-            pool = build_pool(ws.bench.documents, base.chunker, base.chunk_size, base.chunk_overlap)
-            texts = list(pool.indexed[:: max(1, len(pool) // args.chunks)][: args.chunks])
-            for backend in args.backends.split(","):
-                rates = cache_write_cost(texts, base.model, backend)
-                fine, coarse = rates[32], rates[512]
-                print(
-                    f"(e) {backend:5s}: embedding {len(texts)} chunks into a fresh cache, a transaction and a "
-                    f"progress update every 32 texts: {fine:.1f} texts/s; every 512: {coarse:.1f} texts/s "
-                    f"({(coarse - fine) / coarse:+.1%} cost of the finer resume points)"
-                )
-    if "sweep" in parts and args.sweep:
-        if data_dir is None:
-            raise ValueError("--parts sweep needs --data (or $SAC_DATA_DIR)")
-        cached, total, seconds = warm_sweep_seconds(args.sweep, data_dir, cache_dir)
-        print(f"(d) warm sweep {args.sweep}: {cached}/{total} cells cached, rerun from cache in {seconds:.1f}s")
+    if data_dir is None and set(parts) & set(DATA_PARTS):
+        print(f"without --data (or $SAC_DATA_DIR) only the dashboard part runs, on the demo corpus; skipped: "
+              f"{', '.join(p for p in parts if p in DATA_PARTS)}", file=sys.stderr)  # fmt: skip
+    if data_dir is not None:
+        if {"memory", "throughput", "cache-writes"} & set(parts):
+            _bench_engine(args, parts, data_dir, cache_dir)
+        if "sweep" in parts and args.sweep:
+            cached, total, seconds = warm_sweep_seconds(args.sweep, data_dir, cache_dir)
+            print(f"(d) warm sweep {args.sweep}: {cached}/{total} cells cached, rerun from cache in {seconds:.1f}s")
     if "dashboard" in parts:
-        env = {"SAC_CACHE_DIR": str(Path(cache_dir).resolve())}
-        where = "the demo corpus"
-        if data_dir is not None:
-            env["SAC_DATA_DIR"] = str(Path(data_dir).resolve())
-            where = f"{args.protocol} of {data_dir.name}"
-        first, reruns = compare_reruns(env, args.reruns)
-        print(f"(f) Compare on {where}: first ranked chunks after {first:.1f}s in a fresh server; server time of a "
-              f"warm rerun (a new question each time): {reruns}")  # fmt: skip
-        crowd, server_cpu = concurrent_first_results(env, args.browsers)
-        print(f"(g) {args.browsers} browser sessions opening Compare at once (warm server): first ranked chunks "
-              f"{crowd}; the server used {server_cpu:.1f} CPU-seconds for them, the rest of the wall time is the "
-              "browsers' (they share the machine's cores)")  # fmt: skip
+        _bench_dashboard(args, data_dir, cache_dir)
+    if data_dir is not None:
+        if "tune" in parts:
+            _bench_tune(args, data_dir, cache_dir)
+        _bench_cold(args, parts, data_dir, cache_dir)
     print(f"peak RSS at the end {peak_rss_mb():,.0f} MB")
     return 0
 
@@ -458,9 +515,14 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--chunks", type=int, default=1000, help="chunks encoded for the throughput")
     be.add_argument("--backends", default="torch,onnx")
     be.add_argument("--sweep", type=Path, help="sweep file whose cached cells are rerun for (d)")
-    be.add_argument("--parts", default="all", help=f"all, or some of {','.join(BENCH_PARTS)}")
+    be.add_argument(
+        "--parts",
+        default="all",
+        help=f"some of {','.join(BENCH_PARTS)}; all (default) = all but the slow {','.join(SLOW_PARTS)}",
+    )
     be.add_argument("--reruns", type=int, default=20, help="Compare reruns timed for (f)")
     be.add_argument("--browsers", type=int, default=8, help="concurrent browser sessions for (g)")
+    be.add_argument("--off-grid", type=int, default=700, help="chunk size built for the off-grid Tune figure (h)")
     be.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("report", help="print results as the paper's tables (means over k; per dataset at k)")

@@ -13,6 +13,7 @@ time to the first ranked chunks when several browsers open Compare at once.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import statistics
 import tempfile
@@ -129,3 +130,54 @@ def concurrent_first_results(
         cpu = _cpu_seconds(server.process.pid)
         seconds = asyncio.run(_first_results(server.url, sessions, timeout_ms))
         return Timings.of(seconds), _cpu_seconds(server.process.pid) - cpu
+
+
+def compare_cold(env: Mapping[str, str], cache_dir: Path, timeout_ms: float = 7_200_000) -> dict[str, float]:
+    """Compare opened on a cache with nothing built: seconds to the first ranked chunks (the first
+    index done), seconds until every index is built and shown, and the builds' texts/s (from their
+    status files: texts embedded over embedding time)."""
+    env = {**env, "SAC_CACHE_DIR": str(cache_dir)}
+    with tempfile.TemporaryDirectory() as tmp, browser.session(env, Path(tmp) / "streamlit.log") as (server, page):
+        t0 = time.perf_counter()
+        page.goto(server.url)
+        page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
+        first = time.perf_counter() - t0
+        page.wait_for_function(
+            "() => !document.body.innerText.includes('Building the indexes this page needs')", timeout=timeout_ms
+        )
+        page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
+        every = time.perf_counter() - t0
+    statuses = [json.loads(p.read_text()) for p in (Path(cache_dir) / "builds").glob("*.json")]
+    texts = sum(s["total"] for s in statuses)
+    embedding_s = sum(max(0.0, s["updated"] - s["started"]) for s in statuses)
+    return {"first_s": first, "all_s": every, "texts": texts, "per_s": texts / embedding_s if embedding_s else 0.0}
+
+
+def tune_stops(env: Mapping[str, str], moves: int = 6, timeout_ms: float = 60_000) -> tuple[Timings, Timings]:
+    """Tune moved between instant stops of the chunk-size slider (alternating 500 and 800, both in
+    the committed grid): (seconds from the key press to the new answer on screen, server time of
+    each Tune run)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "timing.tsv"
+        with browser.session({**env, TIMING_ENV: str(log)}, Path(tmp) / "streamlit.log") as (server, page):
+            page.goto(f"{server.url}/tune")
+            page.wait_for_selector("text=At k = 8", timeout=timeout_ms)
+            browser.settle(page)
+            thumb = page.get_by_role("slider", name="Chunk size (characters)")
+            seconds = []
+            for i in range(moves):
+                before = len(read_timing_log(log, "Tune"))
+                target = 800 if i % 2 == 0 else 500
+                t0 = time.perf_counter()
+                thumb.focus()
+                for _ in range(6):  # 500 ↔ 800: six stops of 50 characters
+                    thumb.press("ArrowRight" if target == 800 else "ArrowLeft")
+                page.wait_for_function(
+                    f"() => document.body.innerText.includes('Now: chunk {target},')", timeout=timeout_ms
+                )
+                seconds.append(time.perf_counter() - t0)
+                deadline = time.monotonic() + timeout_ms / 1000
+                while len(read_timing_log(log, "Tune")) <= before and time.monotonic() < deadline:
+                    page.wait_for_timeout(20)
+            runs = read_timing_log(log, "Tune")
+    return Timings.of(seconds), Timings.of([ms / 1000 for ms in runs[-moves:]])

@@ -3,13 +3,17 @@
 (a) raw model encode throughput vs. index build throughput over the same chunks (fresh cache),
     per embedding backend; (b) three-way query latency p50/p95 once warm, the query encoded
     by the model each time (no cache); (c) peak RSS with the three indexes loaded; (d) the warm
-    time of a sweep whose cells are cached.
+    time of a sweep whose cells are cached; (e) the cost of a cache transaction per batch;
+    cold builds of the Compare indexes per backend; peak RSS of a process holding the paper
+    protocol's three indexes. The dashboard's own timings are in :mod:`sac_core.dashboard.timing`.
 """
 
 from __future__ import annotations
 
 import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -19,6 +23,8 @@ from ..engine.data import Benchmark
 from ..engine.embedding import Embedder
 from ..engine.retrieval import Retriever, build_pool
 from .config import RunConfig
+from .evaluate import evaluate
+from .index_store import build_retriever, document_summaries
 from .sweep import SweepError, load_sweep, run_sweep
 from .workspace import Workspace
 
@@ -81,3 +87,68 @@ def cache_write_cost(
                 embedder.encode(texts, progress=False)
                 rates[n] = max(rates.get(n, 0.0), len(texts) / (time.perf_counter() - t0))
     return rates
+
+
+def cold_build(
+    bench: Benchmark, configs: list[RunConfig], data_dir: Path, backend: str, cache_dir: Path | None = None
+) -> dict[str, float]:
+    """Build and save ``configs``' indexes with ``backend`` into a fresh cache (nothing embedded
+    before; summaries from the file or offline providers): seconds, texts embedded, texts/s.
+    ``cache_dir``: where to build (default: a temporary folder, removed afterwards)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(cache_dir) if cache_dir is not None else Path(tmp)
+        embedder = Embedder(configs[0].model, cache, backend=backend)
+        t0 = time.perf_counter()
+        texts = 0
+        for config in configs:
+            config = config.with_(backend=backend)
+            summaries = document_summaries(bench, config, data_dir, cache, progress=False)
+            texts += len(build_retriever(bench, config, cache, embedder, summaries, progress=False).pool)
+        seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "texts": texts, "encoded": embedder.encoded, "per_s": embedder.encoded / seconds}
+
+
+PAPER_MEMORY_SCRIPT = """
+import resource, sys, time
+from pathlib import Path
+from sac_core.experiments import RunConfig, Workspace, default_columns
+from sac_core.engine.summaries import SummaryConfig
+data, cache = Path(sys.argv[1]), Path(sys.argv[2])
+base = RunConfig(protocol=sys.argv[3], summary=SummaryConfig(provider="file", chars=150))
+t0 = time.perf_counter()
+ws = Workspace.load(data, cache, base)
+seconds = time.perf_counter() - t0
+chunks = sum(len(r.pool) for r in ws.retrievers.values())
+query = ws.bench.queries[0]
+ws.search(query.text, 8, query)  # the model loaded and one query run through all three
+print(chunks, round(seconds, 1), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+def loaded_memory(data_dir: Path, cache_dir: Path, protocol: str) -> dict[str, float]:
+    """Peak RSS (MB) of a fresh process that loads the three Compare indexes of ``protocol`` and runs
+    one query (a separate process, so nothing else this command did is counted)."""
+    out = subprocess.run(
+        [sys.executable, "-c", PAPER_MEMORY_SCRIPT, str(data_dir), str(cache_dir), protocol],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    chunks, seconds, rss = out.stdout.split()[-3:]
+    return {"chunks": int(chunks), "load_s": float(seconds), "peak_rss_mb": float(rss)}
+
+
+def cell_build_seconds(
+    bench: Benchmark, base: RunConfig, data_dir: Path, cache_dir: Path, chunk_size: int
+) -> dict[str, float]:
+    """What an off-grid Tune stop costs: the baseline and SAC generic-150 cells at ``chunk_size``
+    embedded and evaluated on every query, into ``cache_dir`` (give a fresh one for a cold figure):
+    seconds, texts embedded, texts/s."""
+    cells = (
+        base.with_(method="baseline", chunk_size=chunk_size),
+        base.with_(method="sac", chunk_size=chunk_size),
+    )
+    embedder = Embedder(base.model, cache_dir, backend=base.backend)
+    t0 = time.perf_counter()
+    for config in cells:
+        evaluate(bench, config, data_dir, cache_dir, progress=False, embedder=embedder)
+    seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "encoded": embedder.encoded, "per_s": embedder.encoded / seconds}
