@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+from tqdm.auto import tqdm
 
 from .dashboard.compare import compare_columns
 from .dashboard.screenshots import ScreenshotError, take_screenshots
@@ -20,6 +21,7 @@ from .engine.data import (
     PROTOCOLS,
     BenchmarkError,
     default_cache_dir,
+    ingest_folder,
     load_benchmark,
     parse_datasets,
     resolve_data_dir,
@@ -444,6 +446,24 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ingest(args: argparse.Namespace) -> int:
+    name = args.name or args.folder.resolve().name
+    start = time.perf_counter()
+    bar = tqdm(desc=f"ingesting {args.folder}", unit="file", disable=args.quiet)
+    report = ingest_folder(args.folder, args.out, name, args.gold, on_file=lambda _: bar.update())
+    bar.close()
+    for problem in report.failed:
+        print(f"sac: {args.folder / problem.source}: {problem.reason}", file=sys.stderr)
+    for problem in report.skipped:
+        print(f"sac: {args.folder / problem.source}: skipped, {problem.reason}", file=sys.stderr)
+    chars = sum(r.characters for r in report.written)
+    print(f"{len(report.written)} written ({chars:,} characters), {len(report.unchanged)} unchanged, "
+          f"{len(report.failed)} failed, {len(report.skipped)} skipped → {args.out / 'corpus' / name}; "
+          f"{time.perf_counter() - start:.1f}s")  # fmt: skip
+    print(f"next: sac index --data {args.out} --protocol corpus   (then SAC_DATA_DIR={args.out} make app)")
+    return 1 if report.failed else 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     dest = write_demo_corpus(args.dest)
     print(f"demo benchmark written to {dest}; try: sac evaluate --data {dest} --protocol full")
@@ -529,6 +549,17 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("results", nargs="+", help="results CSV files (sac evaluate --out, or a sweep's results.csv)")
     rp.add_argument("--k", type=int, default=8)
     rp.set_defaults(func=cmd_report)
+
+    ig = sub.add_parser(
+        "ingest", help="turn a folder of PDF, DOCX, text, Markdown and HTML files into a data directory",
+        description="Exit status 1 when some files could not be read (they are listed; the rest are written).",
+    )  # fmt: skip
+    ig.add_argument("folder", type=Path, help="the documents (searched recursively)")
+    ig.add_argument("--out", type=Path, required=True, help="data directory to write (corpus/, benchmarks/)")
+    ig.add_argument("--name", help="dataset name (default: the folder's name)")
+    ig.add_argument("--gold", type=Path, help="a benchmark JSON of questions with gold spans in the written texts")
+    ig.add_argument("--quiet", action="store_true")
+    ig.set_defaults(func=cmd_ingest)
 
     de = sub.add_parser("demo", help="write the generated demo benchmark to a folder")
     de.add_argument("dest", type=Path)

@@ -56,7 +56,10 @@ class DataSource:
 
     @property
     def default_protocol(self) -> str:
-        return "full" if self.demo else "lbr-mini"
+        """``full`` for the demo, ``corpus`` for documents brought in with ``sac ingest``, else ``lbr-mini``."""
+        if self.demo:
+            return "full"
+        return "corpus" if (self.data_dir / "ingest").is_dir() else "lbr-mini"
 
     @property
     def providers(self) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from sac_core.dashboard import compare, state
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
 from sac_core.dashboard.state import ensure_demo_corpus
-from sac_core.engine.data import available_datasets, load_benchmark
+from sac_core.engine.data import available_datasets, ingest_folder, load_benchmark
 from sac_core.experiments import Workspace
 
 TIMEOUT = 240  # seconds for a run: the first one builds the demo indexes
@@ -426,3 +426,26 @@ def test_compare_builds_missing_indexes_in_the_background_and_fills_in(env, demo
     at.run()
     assert not at.exception
     assert _cards(at) == 3 * 4  # three indexes, k = 4
+
+
+# --------------------------------------------------------------------------- your own documents
+
+
+def test_ingested_documents_without_gold_answer_free_text_questions(env, demo_dir, tmp_path, monkeypatch):
+    source = tmp_path / "mine"
+    source.mkdir()
+    for path in sorted((demo_dir / "corpus" / "demo_nda").glob("*.txt"))[:4]:
+        (source / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    data = tmp_path / "data"
+    ingest_folder(source, data, "mine")
+    monkeypatch.setenv("SAC_DATA_DIR", str(data))
+    prebuild(data, env, provider="extractive", protocol="corpus")
+    at = _app()
+    assert at.selectbox(key=f"sac_protocol::{data}").value == "corpus"
+    assert any("4 documents, no benchmark questions" in i.value for i in at.info)
+    at.text_input(key="cmp_text").input("Which law governs the agreement?").run()
+    assert not at.exception
+    html = _html(at)
+    assert html.count('<div class="sac-hit free sac-free">') == 2 * 4 and not at.metric  # no gold: no metrics
+    at.switch_page("app_pages/documents.py").run()
+    assert not at.exception and 'class="sac-doc"' in _html(at)

@@ -2,6 +2,7 @@
 
 from .benchmark import available_datasets, load_benchmark, parse_datasets, read_document, read_queries
 from .demo import write_demo_corpus
+from .ingest import ExtractionError, IngestReport, extract, ingest_folder
 from .paths import CACHE_ENV, DATA_ENV, DATA_ROOT_ENV, data_roots, default_cache_dir, resolve_data_dir
 from .protocols import PROTOCOLS, QUERIES_PER_DATASET, select
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
@@ -16,11 +17,15 @@ __all__ = [
     "Benchmark",
     "BenchmarkError",
     "Document",
+    "ExtractionError",
+    "IngestReport",
     "Query",
     "Span",
     "available_datasets",
     "data_roots",
     "default_cache_dir",
+    "extract",
+    "ingest_folder",
     "load_benchmark",
     "parse_datasets",
     "read_document",

@@ -126,7 +126,8 @@ def load_benchmark(
     """Select queries by ``protocol`` and load the documents they cite, validating every span.
 
     The pool is the union of cited documents over all chosen datasets: ONE index, as in both
-    LegalBench-RAG and the SAC paper.
+    LegalBench-RAG and the SAC paper. Protocol ``corpus`` adds every other document of the
+    datasets' corpus folders (``*.txt``, in subfolders too): a corpus of one's own, gold or not.
     """
     names = parse_datasets(datasets, data_dir)
     selected: list[Query] = []
@@ -142,4 +143,10 @@ def load_benchmark(
             if s.file_path not in docs:
                 docs[s.file_path] = read_document(data_dir, s.file_path)
         _check_spans(data_dir, q, answers[q.query_id], docs)
+    if protocol == "corpus":
+        for ds in names:
+            for path in sorted((data_dir / "corpus" / ds).rglob("*.txt")):
+                file_path = path.relative_to(data_dir / "corpus").as_posix()
+                if file_path not in docs:
+                    docs[file_path] = read_document(data_dir, file_path)
     return Benchmark(tuple(selected), docs)

@@ -56,10 +56,10 @@ class Benchmark:
 
     @property
     def datasets(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(q.dataset for q in self.queries))
+        """Datasets of the queries, then of documents no query cites (a corpus without gold)."""
+        return tuple(dict.fromkeys([*(q.dataset for q in self.queries), *(d.dataset for d in self.documents.values())]))
 
     def subset(self, datasets: tuple[str, ...]) -> Benchmark:
-        """Only the queries of ``datasets`` and the documents those queries cite."""
+        """Only the queries and documents of ``datasets``."""
         queries = tuple(q for q in self.queries if q.dataset in datasets)
-        cited = {s.file_path for q in queries for s in q.gold}
-        return Benchmark(queries, {fp: d for fp, d in self.documents.items() if fp in cited})
+        return Benchmark(queries, {fp: d for fp, d in self.documents.items() if d.dataset in datasets})
