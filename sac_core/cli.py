@@ -42,6 +42,7 @@ from .experiments.bench import (
     query_latency,
     warm_sweep_seconds,
 )
+from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summaries
 from .experiments.index_store import build_retriever, check_index, document_summaries
 from .experiments.report import at_k, backend_changes, mean_over_k, read_results
 
@@ -123,6 +124,18 @@ def summary_config(args: argparse.Namespace, data_dir: Path) -> SummaryConfig:
     return config.resolved(data_dir)
 
 
+def _executor_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--executor", default="local", choices=EXECUTORS,
+                   help="where summaries and embeddings are computed: this process, or Ray (pip install .[scale])")  # fmt: skip
+    p.add_argument("--ray-address", help="an existing Ray cluster (default: start a local Ray instance)")
+    p.add_argument("--ray-workers", type=int, help="CPUs of the local Ray instance (default: all)")
+    p.add_argument("--partitions", type=int, default=8, help="tasks per job (documents are split among them)")
+
+
+def _executor(args: argparse.Namespace) -> Executor:
+    return Executor(args.executor, args.ray_address, args.ray_workers, args.partitions)
+
+
 def _index_args(p: argparse.ArgumentParser) -> None:
     """The settings that decide what an index holds (shared by `evaluate` and `index`)."""
     p.add_argument("--chunker", default="rcts", choices=["rcts", "naive"])
@@ -168,11 +181,13 @@ def cmd_index(args: argparse.Namespace) -> int:
             continue
         if check.state == "stale":
             print(f"{name} ({config.variant}): the saved index is stale ({check.reason}); rebuilding", file=sys.stderr)
+        executor = _executor(args)
+        ray_done = prefill(bench, config, data_dir, cache_dir, executor) if executor.kind != "local" else None
         embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
         encoded = embedder.encoded
         retriever = build_retriever(bench, config, cache_dir, embedder, summaries, progress=not args.quiet)
         seconds = time.perf_counter() - t0
-        new = embedder.encoded - encoded
+        new = embedder.encoded - encoded + (ray_done["embedded"] if ray_done else 0)
         rate = f", {new / seconds:.0f} texts/s" if new else ""
         print(
             f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} embedded now "
@@ -203,6 +218,8 @@ def cmd_summarize(args: argparse.Namespace) -> int:
     if args.estimate_only:
         return 0
     start = time.perf_counter()
+    if args.executor != "local":
+        prefill_summaries(texts, config, cache_dir, _executor(args))
     records = summarize_documents(texts, config, cache_dir, progress=not args.quiet)  # key from $OPENAI_API_KEY
     wall = time.perf_counter() - start
     after = run_cost(records, config)
@@ -506,6 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
     _index_args(ix)
     _add_summary_args(ix)
     ix.add_argument("--force", action="store_true", help="rebuild even when a fresh saved index exists")
+    _executor_args(ix)
     ix.set_defaults(func=cmd_index)
 
     su = sub.add_parser("summarize", help="make (or import) one SAC summary per document, cached and resumable")
@@ -514,6 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_args(su)
     su.add_argument("--estimate-only", action="store_true", help="print the cost estimate and stop")
     su.add_argument("--out", type=Path, help="also write the summaries as JSONL")
+    _executor_args(su)
     su.set_defaults(func=cmd_summarize)
 
     sw = sub.add_parser("sweep", help="run a grid of configurations from a TOML file, every cell cached")

@@ -1,0 +1,116 @@
+"""The Ray executor on a local Ray instance with 2 workers: the same vectors and metrics as a run in
+this process, and a task whose worker dies mid-way is retried without computing anything twice.
+
+Ray is a test requirement; under CI (``$CI`` set) a Ray that cannot start fails the test."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sac_core.engine.data import load_benchmark
+from sac_core.engine.embedding import Embedder
+from sac_core.engine.summaries import SummaryConfig
+from sac_core.experiments import RunConfig, evaluate
+from sac_core.experiments.executors import (
+    EmbedTask,
+    Executor,
+    embed_partition,
+    partition,
+    prefill,
+    prefill_embeddings,
+    prefill_summaries,
+)
+from sac_core.experiments.index_store import document_summaries, make_pool
+
+ray = pytest.importorskip("ray") if not os.environ.get("CI") else __import__("ray")
+
+DEMO = ("demo_nda", "demo_privacy")
+CONFIG = RunConfig(protocol="full", datasets=DEMO, method="sac", backend="onnx",
+                   summary=SummaryConfig(provider="extractive"))  # fmt: skip
+RAY = Executor("ray", workers=2, partitions=4)
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import this test module
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def test_partitions_balance_the_work():
+    groups = partition(["a", "b", "c", "d", "e"], 2, weight={"a": 5, "b": 4, "c": 3, "d": 2, "e": 1}.get)
+    assert sorted(sum({"a": 5, "b": 4, "c": 3, "d": 2, "e": 1}[x] for x in g) for g in groups) == [7, 8]
+    assert partition(["a"], 8) == [["a"]] and partition([], 3) == []
+
+
+def test_ray_gives_the_same_vectors_and_metrics_as_this_process(local_ray, demo_dir, tmp_path):
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    done = prefill(bench, CONFIG, demo_dir, tmp_path / "ray", RAY)
+    pool = make_pool(bench, CONFIG, document_summaries(bench, CONFIG, demo_dir, tmp_path / "ray", progress=False))
+    assert done["embedded"] == len(set(pool.indexed)) and done["summarized"] == len(bench.documents)
+    from_ray = Embedder(CONFIG.model, tmp_path / "ray", backend=CONFIG.backend)
+    ray_vectors = from_ray.encode(list(pool.indexed), progress=False)
+    assert from_ray.encoded == 0  # everything came from the cache the Ray workers filled
+    here = Embedder(CONFIG.model, tmp_path / "local", backend=CONFIG.backend)
+    local_vectors = here.encode(list(pool.indexed), progress=False)
+    assert np.allclose(ray_vectors, local_vectors, atol=1e-5)
+    a = evaluate(bench, CONFIG, demo_dir, tmp_path / "ray", progress=False).per_query
+    b = evaluate(bench, CONFIG, demo_dir, tmp_path / "local", progress=False).per_query
+    pd.testing.assert_frame_equal(a, b)
+
+
+def dies_once(task: EmbedTask) -> dict:
+    """Embeds the first half, then its worker process dies (once per partition: a marker file says
+    it happened); the retry does the whole partition. Logs every model call to a file."""
+    cache = Path(task.cache_dir)
+    marker = cache / f"died-{hashlib.sha256(repr(task.texts).encode()).hexdigest()[:12]}"
+    log = cache / "encoded.log"
+    embedder = Embedder(task.model, cache, backend=task.backend)
+    if not marker.exists():
+        embedder.encode(list(task.texts[: len(task.texts) // 2]), progress=False)
+        with log.open("a") as f:
+            f.write(f"{embedder.encoded}\n")
+        marker.write_text("x")
+        os._exit(1)  # the worker dies: Ray runs the task again elsewhere
+    result = embed_partition(task)
+    with log.open("a") as f:
+        f.write(f"{result['encoded']}\n")
+    return result
+
+
+def test_a_worker_that_dies_is_retried_and_nothing_is_embedded_twice(local_ray, demo_dir, tmp_path):
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    pool = make_pool(bench, CONFIG.with_(method="baseline"), None)
+    by_document: dict[str, list[str]] = {}
+    for chunk, text in zip(pool.chunks, pool.indexed):
+        by_document.setdefault(chunk.file_path, []).append(text)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    two = Executor("ray", workers=2, partitions=2)
+    results = prefill_embeddings(by_document, CONFIG.model, CONFIG.backend, cache, two, task=dies_once)
+    assert len(results) == 2 and len(list(cache.glob("died-*"))) == 2  # every partition died once
+    unique = len(set(pool.indexed))
+    encoded = [int(line) for line in (cache / "encoded.log").read_text().split()]
+    assert sum(encoded) == unique  # what a dead attempt embedded was not embedded again
+    check = Embedder(CONFIG.model, cache, backend=CONFIG.backend)
+    check.encode(list(pool.indexed), progress=False)
+    assert check.encoded == 0
+
+
+def test_summaries_through_ray_fill_the_summary_cache(local_ray, demo_dir, tmp_path):
+    texts = {fp: d.text for fp, d in load_benchmark(demo_dir, DEMO, "full").documents.items()}
+    results = prefill_summaries(texts, SummaryConfig(provider="extractive"), tmp_path, RAY)
+    assert sum(r["new"] for r in results) == len(texts)
+    again = prefill_summaries(texts, SummaryConfig(provider="extractive"), tmp_path, RAY)
+    assert sum(r["new"] for r in again) == 0  # a rerun only reads the cache
