@@ -28,11 +28,13 @@ from .engine.data import (
     write_demo_corpus,
 )
 from .engine.embedding import BACKENDS, DEFAULT_MODEL, Embedder, default_backend, shared_embedder
+from .engine.indexes import load_index
 from .engine.metrics import DEFAULT_KS
 from .engine.retrieval import build_pool
 from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
 from .experiments import RunConfig, Workspace, evaluate, format_results, load_sweep, run_sweep, write_run
 from .experiments.bench import (
+    ann_figures,
     cache_write_cost,
     cell_build_seconds,
     cold_build,
@@ -43,7 +45,7 @@ from .experiments.bench import (
     warm_sweep_seconds,
 )
 from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summaries
-from .experiments.index_store import build_retriever, check_index, document_summaries
+from .experiments.index_store import build_retriever, check_index, document_summaries, index_folder
 from .experiments.report import at_k, backend_changes, mean_over_k, read_results
 
 
@@ -376,6 +378,28 @@ def _bench_tune(args: argparse.Namespace, data_dir: Path, cache_dir: Path) -> No
           f"evaluated in {off['seconds']:.0f}s ({off['encoded']:,} texts embedded, {off['per_s']:.0f} texts/s)")  # fmt: skip
 
 
+def _bench_ann(args: argparse.Namespace, data_dir: Path, cache_dir: Path) -> None:
+    """(l) HNSW against the exact index on the paper protocol's SAC generic-150 pool."""
+    protocol = args.ann_protocol
+    bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), protocol)
+    config = RunConfig(protocol=protocol, datasets=bench.datasets, method="sac",
+                       summary=SummaryConfig(provider="file", chars=150))  # fmt: skip
+    saved = load_index(index_folder(cache_dir, config))
+    if saved is None or saved.dense is None or saved.dense.kind != "flat":
+        raise ValueError(f"(l) needs the exact saved index of {config.variant} on {protocol}: "
+                         f"run `sac index --protocol {protocol}` first")  # fmt: skip
+    queries = Embedder(config.model, cache_dir, backend=config.backend).encode(
+        [q.text for q in bench.queries], progress=False
+    )
+    r = ann_figures(saved.dense, queries, DEFAULT_KS, config.hnsw_m, config.ef_search)
+    recall = ", ".join(f"@{k} {v:.3f}" for k, v in r["recall"].items())
+    (fp50, fp95), (hp50, hp95) = r["latency"]["flat"], r["latency"]["hnsw"]
+    print(f"(l) {protocol}, {config.variant}, {r['chunks']:,} chunks: HNSW (M={config.hnsw_m}, efConstruction 200, "
+          f"efSearch {config.ef_search}) built in {r['build_s']:.0f}s; recall of the exact top-k over "
+          f"{len(bench.queries)} queries {recall}; one query, top 64: exact p50 {fp50:.1f} ms / p95 {fp95:.1f} ms, "
+          f"HNSW p50 {hp50:.2f} ms / p95 {hp95:.2f} ms")  # fmt: skip
+
+
 def _bench_cold(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Path, cache_dir: Path) -> None:
     """(i) Compare on an empty cache, (j) cold builds per backend, (k) memory with the paper's indexes."""
     if "cold-start" in parts:
@@ -400,10 +424,11 @@ def _bench_cold(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Path
 
 
 BENCH_PARTS = (
-    "memory", "throughput", "sweep", "cache-writes", "dashboard", "tune", "cold-start", "cold-build", "paper-memory",
+    "memory", "throughput", "sweep", "cache-writes", "dashboard", "tune", "ann",
+    "cold-start", "cold-build", "paper-memory",
 )  # fmt: skip
 SLOW_PARTS = ("cold-start", "cold-build", "paper-memory")  # minutes each: only when named in --parts
-DATA_PARTS = ("memory", "throughput", "cache-writes", "sweep", "tune", *SLOW_PARTS)  # need LegalBench-RAG
+DATA_PARTS = ("memory", "throughput", "cache-writes", "sweep", "tune", "ann", *SLOW_PARTS)  # need LegalBench-RAG
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -429,6 +454,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if data_dir is not None:
         if "tune" in parts:
             _bench_tune(args, data_dir, cache_dir)
+        if "ann" in parts:
+            _bench_ann(args, data_dir, cache_dir)
         _bench_cold(args, parts, data_dir, cache_dir)
     print(f"peak RSS at the end {peak_rss_mb():,.0f} MB")
     return 0
@@ -562,6 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--reruns", type=int, default=20, help="Compare reruns timed for (f)")
     be.add_argument("--browsers", type=int, default=8, help="concurrent browser sessions for (g)")
     be.add_argument("--off-grid", type=int, default=700, help="chunk size built for the off-grid Tune figure (h)")
+    be.add_argument("--ann-protocol", default="paper", choices=PROTOCOLS, help="pool of the HNSW figures (l)")
     be.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("report", help="print results as the paper's tables (means over k; per dataset at k)")

@@ -19,8 +19,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from ..engine.data import Benchmark
 from ..engine.embedding import Embedder
+from ..engine.indexes import DenseIndex
 from ..engine.retrieval import Retriever, build_pool
 from .config import RunConfig
 from .evaluate import evaluate
@@ -152,3 +155,29 @@ def cell_build_seconds(
         evaluate(bench, config, data_dir, cache_dir, progress=False, embedder=embedder)
     seconds = time.perf_counter() - t0
     return {"seconds": seconds, "encoded": embedder.encoded, "per_s": embedder.encoded / seconds}
+
+
+def ann_figures(exact: DenseIndex, queries: np.ndarray, ks: tuple[int, ...], m: int, ef_search: int) -> dict:
+    """An HNSW index built over the vectors of an exact one: build seconds, recall@k against the
+    exact top-k (the share of the exact top-k chunks the HNSW top-k holds, mean over queries), and
+    single-query search latency (ms) of both."""
+    vectors = exact.vectors()
+    t0 = time.perf_counter()
+    approx = DenseIndex.hnsw(vectors, m, ef_search)
+    build_s = time.perf_counter() - t0
+    top = max(ks)
+    found = approx.search(queries, top)
+    recall = {}
+    for k in ks:
+        exact_k = [set(r.ids[:k].tolist()) for r in exact.search(queries, k)]
+        recall[k] = float(np.mean([len(e & set(f.ids[:k].tolist())) / k for e, f in zip(exact_k, found)]))
+    latency = {}
+    for name, index in (("flat", exact), ("hnsw", approx)):
+        times = []
+        for q in queries:
+            t0 = time.perf_counter()
+            index.search(q[None, :], top)
+            times.append((time.perf_counter() - t0) * 1000)
+        times.sort()
+        latency[name] = (statistics.median(times), times[int(0.95 * (len(times) - 1))])
+    return {"chunks": len(vectors), "build_s": build_s, "recall": recall, "latency": latency}

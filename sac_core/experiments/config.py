@@ -6,11 +6,13 @@ run on any copy of the data.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import ClassVar
 
 from ..engine.chunking import CHUNKERS
 from ..engine.data import DATASETS, PROTOCOLS
 from ..engine.embedding import BACKENDS, DEFAULT_MODEL, default_backend, model_id
+from ..engine.indexes import DENSE_KINDS
 from ..engine.metrics import DEFAULT_KS, MODES
 from ..engine.retrieval import METHODS
 from ..engine.summaries import SummaryConfig
@@ -32,6 +34,15 @@ class RunConfig:
     ks: tuple[int, ...] = DEFAULT_KS
     metric_mode: str = "merged"  # "merged" | "compat" (LegalBench-RAG's unmerged sums)
     summary: SummaryConfig = field(default_factory=SummaryConfig)  # used when method == "sac"
+    # The dense index: exact ("flat"), approximate ("hnsw"), or "auto" = HNSW from ann_threshold chunks on.
+    dense_index: str = "auto"
+    ann_threshold: int = 1_000_000  # chunks
+    hnsw_m: int = 32  # graph links per vector (efConstruction 200)
+    ef_search: int = 128  # candidates an HNSW search visits: higher = closer to exact, slower
+
+    # Settings added after results were published: in columns() (and so in cell and index ids) only
+    # when they differ from their default, so every published cell keeps its id.
+    LATER: ClassVar[tuple[str, ...]] = ("dense_index", "ann_threshold", "hnsw_m", "ef_search")
 
     def __post_init__(self) -> None:
         checks = [
@@ -45,6 +56,8 @@ class RunConfig:
             (bool(self.ks) and all(k > 0 for k in self.ks), "ks must be positive integers"),
             (self.metric_mode in MODES, f"metric_mode must be one of {MODES}"),
             (bool(self.datasets), "datasets must not be empty"),
+            (self.dense_index in DENSE_KINDS, f"dense_index must be one of {DENSE_KINDS}"),
+            (self.ann_threshold > 0 and self.hnsw_m > 1 and self.ef_search > 0, "ANN settings must be positive"),
         ]
         for ok, message in checks:
             if not ok:
@@ -66,7 +79,12 @@ class RunConfig:
 
     def columns(self) -> dict[str, object]:
         """Flat config values for result tables (no secrets exist in the config)."""
-        flat = {k: v for k, v in asdict(self).items() if k not in ("summary", "ks", "datasets")}
+        defaults = {f.name: f.default for f in fields(self) if f.name in self.LATER}
+        flat = {
+            k: v
+            for k, v in asdict(self).items()
+            if k not in ("summary", "ks", "datasets") and not (k in self.LATER and v == defaults[k])
+        }
         flat.update(datasets=",".join(self.datasets), model=model_id(self.model), variant=self.variant)
         sac = self.method == "sac"
         for key, value in self.summary.columns().items():
@@ -75,3 +93,9 @@ class RunConfig:
 
     def with_(self, **changes: object) -> RunConfig:
         return replace(self, **changes)  # type: ignore[arg-type]  # checked by __post_init__
+
+    def dense_kind(self, chunks: int) -> str:
+        """``flat`` or ``hnsw`` for a pool of ``chunks`` chunks."""
+        if self.dense_index != "auto":
+            return self.dense_index
+        return "hnsw" if chunks >= self.ann_threshold else "flat"

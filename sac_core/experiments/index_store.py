@@ -20,19 +20,20 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..engine.chunking import Chunk
 from ..engine.data import Benchmark
 from ..engine.embedding import Embedder, model_id
 from ..engine.embedding.models import packaged_version
-from ..engine.indexes import load_index, read_manifest, save_index, text_sha256
+from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index, text_sha256
 from ..engine.retrieval import Pool, Retriever, augment, build_pool
 from ..engine.summaries import summarize_documents
 from .config import RunConfig
 
 INDEXES = "indexes"  # folder under the cache directory
-RETRIEVAL_ONLY = ("semantic_weight", "fusion_depth", "ks", "metric_mode", "summary_file")
+RETRIEVAL_ONLY = ("semantic_weight", "fusion_depth", "ks", "metric_mode", "summary_file", "ef_search")
 
 
 def document_summaries(
@@ -161,7 +162,15 @@ def load_retriever(
     pool = _pool_from_table(bench, saved.chunks, summaries)
     if pool is None:
         return None
+    saved.dense.set_ef_search(config.ef_search)
     return Retriever(pool, embedder, config.semantic_weight, config.fusion_depth, False, dense=saved.dense)
+
+
+def dense_builder(config: RunConfig, chunks: int) -> Callable[[np.ndarray], DenseIndex]:
+    """How ``config`` builds the dense index of a pool of ``chunks`` chunks: exact or HNSW."""
+    if config.dense_kind(chunks) == "hnsw":
+        return lambda vectors: DenseIndex.hnsw(vectors, config.hnsw_m, config.ef_search)
+    return DenseIndex
 
 
 def build_retriever(
@@ -178,7 +187,10 @@ def build_retriever(
     t0 = time.perf_counter()
     pool = make_pool(bench, config, summaries)
     encoded = embedder.encoded
-    retriever = Retriever(pool, embedder, config.semantic_weight, config.fusion_depth, progress, on_progress)
+    make_dense = dense_builder(config, len(pool))
+    retriever = Retriever(
+        pool, embedder, config.semantic_weight, config.fusion_depth, progress, on_progress, make_dense=make_dense
+    )
     if save and retriever.dense is not None:  # a BM25-only setting has nothing worth saving
         manifest = {
             **_expected(bench, config, summaries),
@@ -186,6 +198,7 @@ def build_retriever(
             "model": model_id(config.model),
             "backend": config.backend,
             "dim": retriever.dense.dim,
+            "dense_index": retriever.dense.kind,
             "documents": len(bench.documents),
             "encoded": embedder.encoded - encoded,
             "seconds": round(time.perf_counter() - t0, 1),

@@ -104,3 +104,16 @@ def test_evaluate_with_a_saved_index_gives_the_same_metrics(data, tmp_path, embe
         bench, SAC, data, cache, progress=False, embedder=Embedder(SAC.model, tmp_path / "e", backend=SAC.backend)
     )
     pd.testing.assert_frame_equal(rebuilt.per_query, loaded.per_query)
+
+
+def test_a_pool_above_the_threshold_gets_an_hnsw_index_saved_like_the_others(data, tmp_path, embed_cache):
+    config = SAC.with_(ann_threshold=10)  # the demo pool is larger than 10 chunks
+    assert config.dense_kind(84) == "hnsw" and SAC.dense_kind(84) == "flat"
+    cache = tmp_path / "cache"
+    bench, summaries, _, built = _open(data, cache, config, embed_cache)
+    assert built.dense is not None and built.dense.kind == "hnsw"
+    assert index_key(config) != index_key(SAC)  # another index
+    assert index_key(config) == index_key(config.with_(ef_search=512))  # a search setting: the same index
+    loaded = load_retriever(bench, config.with_(ef_search=16), cache, Embedder(SAC.model, tmp_path / "e"), summaries)
+    assert loaded is not None and loaded.dense.kind == "hnsw" and loaded.dense.index.hnsw.efSearch == 16
+    assert "dense_index" not in RunConfig().columns()  # unchanged defaults leave every published id as it was

@@ -3,12 +3,13 @@ and indexes persisted on disk with a manifest (:mod:`.persisted`).
 """
 
 from .bm25 import BM25Index, tokenize
-from .dense import DenseIndex
+from .dense import DENSE_KINDS, DenseIndex
 from .fusion import RRF_K, fuse
 from .persisted import SavedIndex, load_index, read_manifest, save_index, text_sha256
 from .ranked import Ranked
 
 __all__ = [
+    "DENSE_KINDS",
     "RRF_K",
     "BM25Index",
     "DenseIndex",

@@ -14,11 +14,37 @@ import numpy as np
 
 from .ranked import Ranked
 
+DENSE_KINDS: tuple[str, ...] = ("auto", "flat", "hnsw")
+EF_CONSTRUCTION = 200  # candidates while building an HNSW graph
+
 
 class DenseIndex:
     def __init__(self, vectors: np.ndarray) -> None:
+        """Exact search: every vector compared with the query."""
         self.index: Any = faiss.IndexFlatIP(vectors.shape[1])
         self.index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+
+    @classmethod
+    def hnsw(cls, vectors: np.ndarray, m: int = 32, ef_search: int = 128) -> DenseIndex:
+        """Approximate search for large pools: an HNSW graph (``m`` links per vector), inner product;
+        a search visits ``ef_search`` candidates (recall against the exact index: ``sac bench``)."""
+        index = faiss.IndexHNSWFlat(vectors.shape[1], m, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = EF_CONSTRUCTION
+        index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+        index.hnsw.efSearch = ef_search
+        return cls.from_faiss(index)
+
+    @property
+    def kind(self) -> str:
+        return "hnsw" if isinstance(self.index, faiss.IndexHNSW) else "flat"
+
+    def vectors(self) -> np.ndarray:
+        """Every indexed vector, in order (a copy)."""
+        return np.asarray(self.index.reconstruct_n(0, len(self)), dtype=np.float32)
+
+    def set_ef_search(self, ef_search: int) -> None:
+        if self.kind == "hnsw":
+            self.index.hnsw.efSearch = ef_search
 
     @classmethod
     def from_faiss(cls, index: Any) -> DenseIndex:

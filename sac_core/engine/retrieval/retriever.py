@@ -32,15 +32,17 @@ class Retriever:
         progress: bool = True,
         on_progress: Callable[[int, int], None] | None = None,
         dense: DenseIndex | None = None,
+        make_dense: Callable[[np.ndarray], DenseIndex] = DenseIndex,
     ) -> None:
-        """Index ``pool``: embed its texts into a dense index (or take ``dense``, built earlier over
-        the same texts, e.g. loaded from disk) when ``semantic_weight > 0``, and BM25 when it is < 1."""
+        """Index ``pool``: embed its texts into a dense index made by ``make_dense`` (exact by
+        default; or take ``dense``, built earlier over the same texts, e.g. loaded from disk) when
+        ``semantic_weight > 0``, and BM25 when it is < 1."""
         self.pool = pool
         self.embedder = embedder
         self.semantic_weight = semantic_weight
         self.fusion_depth = fusion_depth
         if semantic_weight > 0 and dense is None:
-            dense = DenseIndex(embedder.encode(pool.indexed, progress, "embedding chunks", on_progress))
+            dense = make_dense(embedder.encode(pool.indexed, progress, "embedding chunks", on_progress))
         self.dense = dense if semantic_weight > 0 else None
         self.bm25 = BM25Index(pool.indexed) if semantic_weight < 1 else None
 
