@@ -29,5 +29,7 @@ def test_hnsw_finds_almost_what_the_exact_index_finds_and_survives_a_round_trip(
     approx.save(tmp_path / "h.faiss")
     loaded = DenseIndex.load(tmp_path / "h.faiss")
     assert loaded.kind == "hnsw" and len(loaded) == 3000
-    assert [r.ids.tolist() for r in loaded.search(queries[:3], 5)] == [r.ids.tolist() for r in approx.search(queries[:3], 5)]
+    assert [r.ids.tolist() for r in loaded.search(queries[:3], 5)] == [
+        r.ids.tolist() for r in approx.search(queries[:3], 5)
+    ]
     assert np.allclose(exact.vectors(), vectors)
