@@ -39,6 +39,7 @@ from .experiments.bench import (
     cell_build_seconds,
     cold_build,
     encode_vs_build,
+    executor_throughput,
     loaded_memory,
     peak_rss_mb,
     query_latency,
@@ -400,6 +401,24 @@ def _bench_ann(args: argparse.Namespace, data_dir: Path, cache_dir: Path) -> Non
           f"HNSW p50 {hp50:.2f} ms / p95 {hp95:.2f} ms")  # fmt: skip
 
 
+def _bench_ray(args: argparse.Namespace, data_dir: Path) -> None:
+    """(m) embedding in this process against a local Ray instance, and the expected scaling."""
+    bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), args.protocol)
+    pool = build_pool(bench.documents, "rcts", 500, 0)
+    texts = list(dict.fromkeys(pool.indexed[:: max(1, len(pool) // args.chunks)]))[: args.chunks]
+    backend = default_backend()
+    local = executor_throughput(texts, DEFAULT_MODEL, backend, Executor("local", partitions=1))
+    workers = args.ray_workers or os.cpu_count() or 1
+    remote = executor_throughput(
+        texts, DEFAULT_MODEL, backend, Executor("ray", workers=workers, partitions=2 * workers)
+    )
+    print(f"(m) {len(texts)} chunks, {backend}: in this process {local['per_s']:.0f} texts/s; local Ray with {workers} "
+          f"workers {remote['per_s']:.0f} texts/s ({remote['seconds']:.0f}s with start-up, {remote['tasks']} tasks, one "
+          f"task {remote['task_per_s']:.0f} texts/s); on {os.cpu_count()} cores Ray cannot be faster: every worker "
+          f"shares them. With W workers on machines of their own, expect about W × {remote['task_per_s']:.0f} "
+          "texts/s while the tasks run (the driver then only reads the cache and builds the index)")  # fmt: skip
+
+
 def _bench_cold(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Path, cache_dir: Path) -> None:
     """(i) Compare on an empty cache, (j) cold builds per backend, (k) memory with the paper's indexes."""
     if "cold-start" in parts:
@@ -424,11 +443,11 @@ def _bench_cold(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Path
 
 
 BENCH_PARTS = (
-    "memory", "throughput", "sweep", "cache-writes", "dashboard", "tune", "ann",
+    "memory", "throughput", "sweep", "cache-writes", "dashboard", "tune", "ann", "ray",
     "cold-start", "cold-build", "paper-memory",
 )  # fmt: skip
 SLOW_PARTS = ("cold-start", "cold-build", "paper-memory")  # minutes each: only when named in --parts
-DATA_PARTS = ("memory", "throughput", "cache-writes", "sweep", "tune", "ann", *SLOW_PARTS)  # need LegalBench-RAG
+DATA_PARTS = ("memory", "throughput", "cache-writes", "sweep", "tune", "ann", "ray", *SLOW_PARTS)  # need LegalBench-RAG
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -456,6 +475,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             _bench_tune(args, data_dir, cache_dir)
         if "ann" in parts:
             _bench_ann(args, data_dir, cache_dir)
+        if "ray" in parts:
+            _bench_ray(args, data_dir)
         _bench_cold(args, parts, data_dir, cache_dir)
     print(f"peak RSS at the end {peak_rss_mb():,.0f} MB")
     return 0
@@ -590,6 +611,7 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--browsers", type=int, default=8, help="concurrent browser sessions for (g)")
     be.add_argument("--off-grid", type=int, default=700, help="chunk size built for the off-grid Tune figure (h)")
     be.add_argument("--ann-protocol", default="paper", choices=PROTOCOLS, help="pool of the HNSW figures (l)")
+    be.add_argument("--ray-workers", type=int, help="workers of the local Ray instance for (m) (default: all CPUs)")
     be.set_defaults(func=cmd_bench)
 
     rp = sub.add_parser("report", help="print results as the paper's tables (means over k; per dataset at k)")

@@ -27,6 +27,7 @@ from ..engine.indexes import DenseIndex
 from ..engine.retrieval import Retriever, build_pool
 from .config import RunConfig
 from .evaluate import evaluate
+from .executors import EmbedTask, Executor, embed_partition, prefill_embeddings
 from .index_store import build_retriever, document_summaries
 from .sweep import SweepError, load_sweep, run_sweep
 from .workspace import Workspace
@@ -181,3 +182,23 @@ def ann_figures(exact: DenseIndex, queries: np.ndarray, ks: tuple[int, ...], m: 
         times.sort()
         latency[name] = (statistics.median(times), times[int(0.95 * (len(times) - 1))])
     return {"chunks": len(vectors), "build_s": build_s, "recall": recall, "latency": latency}
+
+
+def timed_embed_partition(task: EmbedTask) -> dict[str, float]:
+    """:func:`embed_partition` with its own wall time (per-task figures for the scaling estimate)."""
+    t0 = time.perf_counter()
+    result = embed_partition(task)
+    return {**result, "seconds": time.perf_counter() - t0}
+
+
+def executor_throughput(texts: list[str], model: str, backend: str, executor: Executor) -> dict[str, float]:
+    """Texts/s of embedding ``texts`` into a fresh cache through ``executor`` (local or Ray), the
+    start-up included, and the mean per-task rate (texts/s of one task, model load included)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        by_doc = {f"d{i:05d}": [t] for i, t in enumerate(texts)}
+        t0 = time.perf_counter()
+        results = prefill_embeddings(by_doc, model, backend, Path(tmp), executor, task=timed_embed_partition)
+        seconds = time.perf_counter() - t0
+    per_task = [r["texts"] / r["seconds"] for r in results if r["seconds"] > 0]
+    return {"per_s": len(texts) / seconds, "seconds": seconds, "tasks": len(results),
+            "task_per_s": float(np.mean(per_task)) if per_task else 0.0}  # fmt: skip
