@@ -17,9 +17,9 @@ Usage::
 The API key is an argument (or ``$OPENAI_API_KEY``, read at call time), never a config field.
 """
 
+from ..entities.rules import document_type as guess_document_type
 from .config import PROVIDERS, SummaryConfig
 from .errors import SummaryError
-from .extractive import guess_document_type
 from .file import read_summary_file
 from .prompts import Prompt, list_prompts, load_prompt
 from .provider import Provider, SummaryResult

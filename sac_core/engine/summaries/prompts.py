@@ -27,7 +27,7 @@ Built-in prompts (transcribed from Reuter et al. 2025, arXiv:2510.06999):
   model, inside this single prompt**: the paper's meta-prompt tells the model to "internally
   identify the document type" (NDA, privacy policy or other) and then follow the matching
   template (``sections`` ``nda``, ``privacy_policy``, ``other``). No code classifies documents
-  before prompting; :func:`sac_core.engine.summaries.extractive.guess_document_type` is only a keyword
+  before prompting; :func:`sac_core.engine.entities.rules.document_type` is only a keyword
   rule for the offline provider and for display.
 """
 
