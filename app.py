@@ -27,6 +27,7 @@ PAGES = [
     st.Page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", default=True),
     st.Page("app_pages/curves.py", title="Curves", icon=":material/show_chart:"),
     st.Page("app_pages/tune.py", title="Tune", icon=":material/tune:"),
+    st.Page("app_pages/map.py", title="Map", icon=":material/scatter_plot:"),
     st.Page("app_pages/documents.py", title="Documents", icon=":material/description:"),
 ]
 

@@ -6,6 +6,7 @@ from .resources import (
     build_manager,
     build_panel,
     confirm_openai,
+    map_data,
     pct,
     progress_callback,
     registry,
@@ -15,6 +16,7 @@ from .resources import (
     workspace,
 )
 from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, settings, sidebar, style
+from .widgets import pick_query
 
 __all__ = [
     "API_KEY",
@@ -27,7 +29,9 @@ __all__ = [
     "build_manager",
     "build_panel",
     "confirm_openai",
+    "map_data",
     "pct",
+    "pick_query",
     "progress_callback",
     "registry",
     "require_datasets",

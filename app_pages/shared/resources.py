@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from sac_core.dashboard import builds, compare, curves, state, timing, tune, views
+from sac_core.dashboard import builds, compare, curves, maps, state, timing, tune, views
 from sac_core.dashboard import registry as shared
 
 from .sidebar import api_key
@@ -191,3 +191,10 @@ def timed(page: str) -> Iterator[None]:
         if path:
             with Path(path).open("a", encoding="utf-8") as f:
                 f.write(f"{page}\t{ms:.2f}\n")
+
+
+def map_data(s: state.Settings, ws: compare.Workspace, column: compare.Column, method: str) -> maps.MapData:
+    """An index's vectors, projection and separation figures, computed once and shared (the
+    projection and figures are also kept on disk beside the saved index)."""
+    key = shared.resource_key("map", s.source.data_dir, s.cache_dir, s.protocol, s.datasets, column.config, method)
+    return registry().get(key, lambda: maps.map_data(ws.retrievers[column.name], s.cache_dir, column.config, method))

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from ..engine.data import Benchmark, Query, Span
+from ..engine.data import Benchmark, Span
+from ..engine.data import Query as Query
 from ..engine.embedding import Embedder as Embedder
 from ..engine.retrieval import Retriever, as_spans
 from ..engine.summaries import CostEstimate, SummaryConfig, estimate_cost

@@ -65,6 +65,12 @@ def take_screenshots(
             page.goto(f"{server.url}/tune")  # the demo sweep covers the default stop: answered at once
             page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
             _shoot(page, out, "tune", shots)
+            say("map …")
+            page.goto(f"{server.url}/map?dataset=demo_nda&q=demo_nda%2F1&k=3")
+            page.wait_for_function(
+                "() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=BUILD_TIMEOUT
+            )
+            _shoot(page, out, "map", shots)
             say("documents …")
             page.goto(f"{server.url}/documents")
             page.wait_for_selector(".sac-doc", timeout=60_000)
@@ -76,4 +82,10 @@ def take_screenshots(
                 page.goto(f"{server.url}/?dataset=privacy_qa&k=4")
                 page.wait_for_selector(".sac-hit", timeout=BUILD_TIMEOUT)
                 _shoot(page, out, "compare-lbr-mini", shots)
+                say("map (LegalBench-RAG, lbr-mini) …")
+                page.goto(f"{server.url}/map?dataset=contractnli&k=8")
+                page.wait_for_function(
+                    "() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=BUILD_TIMEOUT
+                )
+                _shoot(page, out, "map-lbr-mini", shots)
     return shots

@@ -60,7 +60,7 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str, tmp
         page.goto(f"{server}/documents")
         page.wait_for_selector(".sac-doc", timeout=BUILD_TIMEOUT)
         nav = page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
-        assert [n.strip().split("\n")[-1] for n in nav] == ["Compare", "Curves", "Tune", "Documents"], nav
+        assert [n.strip().split("\n")[-1] for n in nav] == ["Compare", "Curves", "Tune", "Map", "Documents"], nav
 
         page.goto(f"{server}/?dataset=demo_nda&q=demo_nda%2F1&k=3")
         page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)
@@ -107,11 +107,17 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str, tmp
         assert page.get_by_text("Before:").count() >= 1 and page.get_by_text("chunk 300", exact=False).count() >= 1
         screenshot(page, shots / "tune.png")
 
+        page.goto(f"{server}/map?dataset=demo_nda&q=demo_nda%2F1&k=3")
+        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=120_000)
+        settle(page)
+        assert page.get_by_text("own-document neighbours").count() == 2
+        screenshot(page, shots / "map.png")
+
         page.goto(f"{server}/documents")
         page.wait_for_selector(".sac-doc", timeout=60_000)
         settle(page)
         screenshot(page, shots / "documents.png")
-    for name in ("compare", "curves", "tune", "documents"):
+    for name in ("compare", "curves", "tune", "map", "documents"):
         assert (shots / f"{name}.png").stat().st_size > 10_000
 
 

@@ -449,3 +449,27 @@ def test_ingested_documents_without_gold_answer_free_text_questions(env, demo_di
     assert html.count('<div class="sac-hit free sac-free">') == 2 * 4 and not at.metric  # no gold: no metrics
     at.switch_page("app_pages/documents.py").run()
     assert not at.exception and 'class="sac-doc"' in _html(at)
+
+
+# --------------------------------------------------------------------------- Map
+
+
+def test_map_draws_both_indexes_with_the_query_marked_and_separation_figures(env):
+    at = _app("app_pages/map.py", q="demo_nda/1", k="3")
+    assert not at.exception, [e.value for e in at.exception]
+    charts = _plotly(at)
+    assert len(charts) == 2  # the baseline and a SAC index
+    for chart in charts:
+        names = [t.get("name") for t in chart["data"]]
+        assert {"gold chunks", "top-k", "the query"} <= set(names)
+        assert all(t["type"] == "scattergl" for t in chart["data"])  # WebGL: 30,000 points stay responsive
+    shares = {m.label: m.value for m in at.metric if m.label == "own-document neighbours"}
+    assert shares and all(v.endswith("%") for v in shares.values())
+    at.radio(key="map_scope").set_value("this question's").run()
+    at.radio(key="map_colour").set_value("dataset").run()
+    assert not at.exception and len(_plotly(at)) == 2
+
+
+def test_map_projection_and_separation_are_kept_beside_the_saved_index(env):
+    _app("app_pages/map.py")
+    assert list(env.glob("indexes/*/projection-pca.npz")) and list(env.glob("indexes/*/separation.json"))

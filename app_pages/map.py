@@ -1,0 +1,62 @@
+"""Map: every chunk of the baseline and of a SAC index in 2-D, coloured by document: why DRM happens."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_pages import shared as ui
+from sac_core.dashboard import compare, maps, views
+
+s = ui.settings()
+st.title("Map: where each index puts the chunks")
+st.caption(
+    "Each point is a chunk, placed by a 2-D projection of its embedding and coloured by its document. In the "
+    "baseline, chunks of near-identical documents lie on top of each other, so the nearest chunk to a question "
+    "often belongs to another document; the summary SAC prepends pulls each document's chunks together. ✕ is "
+    "the question, ◯ its gold chunks, ◆ the top-k (red: from a wrong document)."
+)
+ui.require_datasets(s)
+ws, pending = ui.workspace(s, compare.compare_columns(s.base_config()))
+if ws is None:
+    st.stop()
+query, asked, k = ui.pick_query(ws)
+
+row = st.columns([1.2, 1.2, 2.5, 2.1])
+method = row[0].radio("Projection", maps.PROJECTIONS, key="map_method", format_func=str.upper, horizontal=True,
+                      help="PCA: exact and quick. UMAP: keeps neighbourhoods, about a minute once per index.")  # fmt: skip
+colour = row[1].radio("Colour by", ["document", "dataset"], key="map_colour", horizontal=True)
+datasets = row[2].multiselect("Datasets shown", list(ws.bench.datasets), default=list(ws.bench.datasets),
+                              key="map_datasets")  # fmt: skip
+scope = row[3].radio("Documents shown", ["all", "this question's"], key="map_scope", horizontal=True,
+                     help="this question's: its gold documents and the documents any index retrieved")  # fmt: skip
+sac = [c for c in ws.columns if c.config.method == "sac"]
+shown = [c for c in ws.columns if c.config.method == "baseline"][:1]
+if sac:
+    names = [c.name for c in sac]
+    pick = st.selectbox("SAC index beside the baseline", names, key="map_sac") if len(names) > 1 else names[0]
+    shown.append(next(c for c in sac if c.name == pick))
+
+results = {r.column.name: r for r in ws.search(asked, k, query)}
+involved = maps.involved_documents(query, {name: r.hits for name, r in results.items()})
+for col, cell in zip(shown, st.columns(len(shown))):
+    with cell:
+        st.markdown(f"#### {views.md(col.name)}")
+        with st.spinner(f"Projecting {views.md(col.name)} ({method.upper()}, once per index) …"):
+            data = ui.map_data(s, ws, col, method)
+        sep = data.separation
+        metrics = st.columns(2)
+        metrics[0].metric("own-document neighbours", f"{sep.own_share:.0%}",
+                          help=f"Mean share of a chunk's {maps.NEIGHBOURS} nearest chunks that belong to its own "
+                               "document: higher = documents better apart.")  # fmt: skip
+        metrics[1].metric("silhouette by document", f"{sep.silhouette:.2f}",
+                          help="Mean silhouette of the chunks grouped by document (cosine, a sample of 5,000): "
+                               "-1 … 1, higher = better apart.")  # fmt: skip
+        retriever = ws.retrievers[col.name]
+        frame = maps.points(retriever, data.projection, datasets, involved if scope != "all" else None, involved)
+        vector = retriever.embedder.encode([asked], False)[0]
+        fig = maps.map_figure(frame, retriever, data.projection, colour, data.projection.place(vector, data.vectors),
+                             query, results[col.name].hits)  # fmt: skip
+        st.plotly_chart(fig, width="stretch", key=f"map_fig::{col.name}")
+        st.caption(f"{len(frame):,} of {sep.chunks:,} chunks drawn" + (
+            f" (above {maps.MAX_POINTS:,}: this question's documents, then every n-th chunk of the others)"
+            if len(frame) < sep.chunks and scope == "all" else ""))  # fmt: skip

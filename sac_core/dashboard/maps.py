@@ -1,0 +1,241 @@
+"""The Map page's logic: why DRM happens, drawn. A 2-D projection of every chunk of an index,
+coloured by document: near-identical documents lie on top of each other in the baseline, and the
+summary prefix of SAC pulls each document's chunks apart.
+
+- Projection: PCA (scikit-learn) by default, UMAP (umap-learn) as an option; computed once per
+  saved index and kept in its folder (``projection-<method>.npz``), so a rebuilt index never shows
+  an old map. Queries are placed with the same PCA; for UMAP, at the mean position of their 5
+  nearest chunks (UMAP has no cheap exact transform).
+- At most :data:`MAX_POINTS` points are drawn (a WebGL scatter): above that, every chunk of the
+  documents the picked query involves, then every n-th chunk of the others (a fixed stride).
+- Separation figures (:mod:`sac_core.engine.metrics.separation`) per index, cached beside it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..engine.data import Query
+from ..engine.metrics import document_silhouette, own_document_share
+from ..engine.retrieval import Hit, Retriever
+from ..experiments import RunConfig
+from ..experiments.index_store import index_folder
+from .curves import PALETTE
+from .text import svg_text
+
+PROJECTIONS: tuple[str, ...] = ("pca", "umap")
+MAX_POINTS = 30_000
+NEIGHBOURS = 10  # k of the own-document share
+
+
+@dataclass(frozen=True)
+class Projection:
+    """2-D coordinates of every chunk (rows in pool order) and how to place a query vector."""
+
+    method: str
+    xy: np.ndarray  # (chunks, 2)
+    mean: np.ndarray | None = None  # PCA: centre and the two components
+    components: np.ndarray | None = None
+
+    def place(self, query: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+        """Where a query vector lands on this map."""
+        if self.method == "pca" and self.mean is not None and self.components is not None:
+            return (query - self.mean) @ self.components.T
+        nearest = np.argsort(-(vectors @ query))[:5]
+        return self.xy[nearest].mean(axis=0)
+
+
+def project(vectors: np.ndarray, method: str = "pca", seed: int = 0) -> Projection:
+    """A 2-D projection of unit vectors (rows)."""
+    if method == "pca":
+        from sklearn.decomposition import PCA  # scikit-learn, only when a map is drawn
+
+        pca = PCA(n_components=2, random_state=seed).fit(vectors)
+        return Projection("pca", pca.transform(vectors).astype(np.float32), pca.mean_, pca.components_)
+    if method == "umap":
+        import umap  # umap-learn (numba): loaded only for this option
+
+        reducer = umap.UMAP(n_components=2, metric="cosine", random_state=seed, n_neighbors=15, min_dist=0.1)
+        return Projection("umap", reducer.fit_transform(vectors).astype(np.float32))
+    raise ValueError(f"unknown projection {method!r}; choose one of {', '.join(PROJECTIONS)}")
+
+
+def cached_projection(folder: Path, vectors: np.ndarray, method: str) -> Projection:
+    """The projection saved in an index folder, computed and saved the first time."""
+    path = Path(folder) / f"projection-{method}.npz"
+    if path.is_file():
+        saved = np.load(path)
+        if len(saved["xy"]) == len(vectors):
+            return Projection(method, saved["xy"], saved.get("mean"), saved.get("components"))
+    projection = project(vectors, method)
+    arrays = {"xy": projection.xy}
+    if projection.mean is not None and projection.components is not None:
+        arrays |= {"mean": projection.mean, "components": projection.components}
+    tmp = path.with_name(f".{path.stem}.tmp.npz")
+    np.savez(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub types the keyword arguments too narrowly
+    tmp.replace(path)
+    return projection
+
+
+@dataclass(frozen=True)
+class Separation:
+    """How far apart an index's documents lie (see :mod:`sac_core.engine.metrics.separation`)."""
+
+    own_share: float  # mean share of a chunk's 10 nearest neighbours from its own document
+    silhouette: float  # mean silhouette by document (cosine), on a sample of 5,000 chunks
+    chunks: int
+    documents: int
+
+
+def separation(vectors: np.ndarray, documents: Sequence[str]) -> Separation:
+    return Separation(
+        own_document_share(vectors, documents, NEIGHBOURS),
+        document_silhouette(vectors, documents),
+        len(vectors),
+        len(set(documents)),
+    )
+
+
+def cached_separation(folder: Path, vectors: np.ndarray, documents: Sequence[str]) -> Separation:
+    path = Path(folder) / "separation.json"
+    if path.is_file():
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if raw.get("chunks") == len(vectors):
+            return Separation(**raw)
+    result = separation(vectors, documents)
+    tmp = path.with_name(".separation.tmp.json")
+    tmp.write_text(json.dumps(result.__dict__), encoding="utf-8")
+    tmp.replace(path)
+    return result
+
+
+# --------------------------------------------------------------------------- points and figure
+
+
+def points(
+    retriever: Retriever,
+    projection: Projection,
+    datasets: Sequence[str] | None = None,
+    documents: Sequence[str] | None = None,
+    keep: Sequence[str] = (),
+    max_points: int = MAX_POINTS,
+) -> pd.DataFrame:
+    """One row per drawn chunk: ``i`` (pool position), ``x, y``, ``document``, ``dataset``, ``span``,
+    ``start`` (first words). ``datasets``/``documents`` filter; above ``max_points``, the chunks of
+    ``keep`` documents stay and the others are taken with a fixed stride."""
+    chunks = retriever.pool.chunks
+    frame = pd.DataFrame(
+        {
+            "i": np.arange(len(chunks)),
+            "x": projection.xy[:, 0],
+            "y": projection.xy[:, 1],
+            "document": [c.file_path for c in chunks],
+            "dataset": [c.file_path.split("/", 1)[0] for c in chunks],
+        }
+    )
+    if datasets is not None:
+        frame = frame[frame["dataset"].isin(list(datasets))]
+    if documents is not None:
+        frame = frame[frame["document"].isin(list(documents))]
+    if len(frame) > max_points:
+        kept = frame[frame["document"].isin(list(keep))]
+        rest = frame[~frame["document"].isin(list(keep))]
+        stride = int(np.ceil(len(rest) / max(1, max_points - len(kept))))
+        frame = pd.concat([kept, rest.iloc[::stride]]).sort_values("i")
+    frame = frame.assign(
+        span=[f"[{chunks[i].start:,}, {chunks[i].end:,})" for i in frame["i"]],
+        start=[" ".join(chunks[i].text.split()[:12]) for i in frame["i"]],
+    )
+    return frame.reset_index(drop=True)
+
+
+def map_figure(
+    frame: pd.DataFrame,
+    retriever: Retriever,
+    projection: Projection,
+    colour: str = "document",
+    query_xy: np.ndarray | None = None,
+    query: Query | None = None,
+    hits: Sequence[Hit] = (),
+    height: int = 560,
+) -> go.Figure:
+    """A WebGL scatter: chunks coloured by ``colour`` (document or dataset); the query (✕), its gold
+    chunks (◯) and the index's top-k (◆, red when from a wrong document)."""
+    fig = go.Figure()
+    groups = list(dict.fromkeys(frame[colour]))
+    for n, group in enumerate(groups):
+        part = frame[frame[colour] == group]
+        fig.add_trace(go.Scattergl(
+            x=part["x"], y=part["y"], mode="markers", name=svg_text(group), legendgroup=svg_text(group),
+            marker={"size": 4, "color": PALETTE[n % len(PALETTE)], "opacity": 0.55},
+            text=[f"{svg_text(d)}<br>{s}<br>{svg_text(w)} …" for d, s, w in zip(part["document"], part["span"], part["start"])],
+            hovertemplate="%{text}<extra></extra>", showlegend=len(groups) <= 30,
+        ))  # fmt: skip
+    chunks = retriever.pool.chunks
+    position = {(c.file_path, c.start): i for i, c in enumerate(chunks)}
+    if query is not None:
+        gold = [i for i, c in enumerate(chunks) if any(
+            g.file_path == c.file_path and g.start < c.end and c.start < g.end for g in query.gold)]  # fmt: skip
+        if gold:
+            fig.add_trace(go.Scattergl(
+                x=projection.xy[gold, 0], y=projection.xy[gold, 1], mode="markers", name="gold chunks",
+                marker={"size": 13, "color": "rgba(0,0,0,0)", "line": {"width": 2, "color": "#f59e0b"}},
+                hoverinfo="skip",
+            ))  # fmt: skip
+    if hits:
+        rows = [position[(h.chunk.file_path, h.chunk.start)] for h in hits]
+        wrong = [query is not None and h.chunk.file_path not in query.gold_files for h in hits]
+        fig.add_trace(go.Scattergl(
+            x=projection.xy[rows, 0], y=projection.xy[rows, 1], mode="markers+text", name="top-k",
+            text=[str(r) for r in range(1, len(rows) + 1)], textposition="top center",
+            marker={"size": 10, "symbol": "diamond", "color": ["#dc2626" if w else "#16a34a" for w in wrong],
+                    "line": {"width": 1, "color": "white"}},
+            hovertext=[f"#{r} {svg_text(h.chunk.file_path)}" + (" (wrong document)" if w else "")
+                       for r, (h, w) in enumerate(zip(hits, wrong), start=1)],
+            hoverinfo="text",
+        ))  # fmt: skip
+    if query_xy is not None:
+        fig.add_trace(go.Scattergl(
+            x=[query_xy[0]], y=[query_xy[1]], mode="markers", name="the query",
+            marker={"size": 16, "symbol": "x", "color": "black"}, hoverinfo="name",
+        ))  # fmt: skip
+    fig.update_layout(
+        height=height, template="plotly_white", margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        legend={"orientation": "h", "y": -0.05, "font": {"size": 10}},
+        xaxis={"showticklabels": False, "title": None}, yaxis={"showticklabels": False, "title": None},
+    )  # fmt: skip
+    return fig
+
+
+def involved_documents(query: Query | None, hits: Mapping[str, Sequence[Hit]]) -> list[str]:
+    """The gold documents, then the documents the indexes retrieved, in order."""
+    out = sorted(query.gold_files) if query is not None else []
+    for ranked in hits.values():
+        for h in ranked:
+            if h.chunk.file_path not in out:
+                out.append(h.chunk.file_path)
+    return out
+
+
+@dataclass(frozen=True)
+class MapData:
+    vectors: np.ndarray
+    projection: Projection
+    separation: Separation
+
+
+def map_data(retriever: Retriever, cache_dir: Path, config: RunConfig, method: str) -> MapData:
+    """What the Map draws for one index, from (and kept beside) its saved index folder."""
+    if retriever.dense is None:
+        raise ValueError("a BM25-only index has no embeddings to draw")
+    vectors = retriever.dense.vectors()
+    folder = index_folder(cache_dir, config)
+    documents = [c.file_path for c in retriever.pool.chunks]
+    return MapData(vectors, cached_projection(folder, vectors, method), cached_separation(folder, vectors, documents))

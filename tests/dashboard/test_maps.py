@@ -1,0 +1,67 @@
+"""sac_core.dashboard.maps: projections cached beside an index, the sampling rule, the marks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sac_core.dashboard import maps
+from sac_core.engine.chunking import Chunk
+from sac_core.engine.data import Query, Span
+from sac_core.engine.indexes import DenseIndex
+from sac_core.engine.retrieval import Hit, Pool, Retriever
+
+
+def _unit(n: int, d: int = 8, seed: int = 0) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=(n, d)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def _retriever(vectors: np.ndarray, docs: list[str]) -> Retriever:
+    chunks = tuple(Chunk(f"ds/{d}", i * 10, i * 10 + 9, f"chunk {i} words of {d}") for i, d in enumerate(docs))
+    return Retriever(Pool(chunks, tuple(c.text for c in chunks)), embedder=None, dense=DenseIndex(vectors))  # type: ignore[arg-type]
+
+
+def test_pca_places_a_query_exactly_as_the_chunks(tmp_path):
+    vectors = _unit(50)
+    projection = maps.cached_projection(tmp_path, vectors, "pca")
+    assert projection.xy.shape == (50, 2)
+    assert np.allclose(projection.place(vectors[7], vectors), projection.xy[7], atol=1e-5)
+    again = maps.cached_projection(tmp_path, vectors, "pca")  # read from the file, not recomputed
+    assert (tmp_path / "projection-pca.npz").is_file() and np.array_equal(again.xy, projection.xy)
+    with pytest.raises(ValueError, match="unknown projection"):
+        maps.project(vectors, "tsne")
+
+
+def test_above_the_limit_the_question_s_documents_stay_and_the_rest_is_strided():
+    docs = ["a"] * 10 + ["b"] * 40 + ["c"] * 50
+    retriever = _retriever(_unit(100), docs)
+    projection = maps.project(retriever.dense.vectors(), "pca")
+    frame = maps.points(retriever, projection, keep=["ds/a"], max_points=30)
+    assert (frame["document"] == "ds/a").sum() == 10  # every chunk of a kept document
+    assert len(frame) <= 30 + 1 and frame["i"].is_monotonic_increasing
+    assert len(maps.points(retriever, projection, documents=["ds/b"])) == 40
+    assert set(maps.points(retriever, projection, datasets=["other"])["document"]) == set()
+    assert frame.loc[0, "start"].startswith("chunk 0 words")
+
+
+def test_the_figure_marks_the_query_gold_chunks_and_wrong_hits():
+    docs = ["a"] * 5 + ["b"] * 5
+    retriever = _retriever(_unit(10), docs)
+    projection = maps.project(retriever.dense.vectors(), "pca")
+    query = Query("ds/0", "ds", "q?", (Span("ds/a", 0, 5),))
+    hits = [Hit(retriever.pool.chunks[0], 0.9), Hit(retriever.pool.chunks[7], 0.8)]
+    fig = maps.map_figure(maps.points(retriever, projection), retriever, projection, "document",
+                          np.zeros(2), query, hits)  # fmt: skip
+    traces = {t.name: t for t in fig.data}
+    assert {"ds/a", "ds/b", "gold chunks", "top-k", "the query"} <= set(traces)
+    assert list(traces["top-k"].marker.color) == ["#16a34a", "#dc2626"]  # the second hit: a wrong document
+    assert maps.involved_documents(query, {"x": hits}) == ["ds/a", "ds/b"]
+
+
+def test_separation_of_two_far_apart_documents(tmp_path):
+    a = np.array([[1, 0.01 * i] for i in range(12)], dtype=np.float32)  # 12 chunks: 11 neighbours ≥ k = 10
+    b = np.array([[0.01 * i, 1] for i in range(12)], dtype=np.float32)
+    vectors = np.vstack([a, b]) / np.linalg.norm(np.vstack([a, b]), axis=1, keepdims=True)
+    sep = maps.cached_separation(tmp_path, vectors, ["a"] * 12 + ["b"] * 12)
+    assert sep.own_share == 1.0 and sep.documents == 2 and (tmp_path / "separation.json").is_file()
