@@ -61,6 +61,22 @@ if query is not None:
         doc = ws.bench.documents[span.file_path]
         st.markdown(views.gold_span_html(doc.text, span, query.gold, shares), unsafe_allow_html=True)
 
+wrong = compare.wrong_hits(results) if query is not None else []
+if wrong:
+    st.subheader("Why this wrong document?")
+    st.caption(
+        "A chunk from another document ranked for this query: the two documents side by side (facts that differ "
+        "are shaded) and the query's cosine to the chunk without and with the summary SAC prepends. When the "
+        "wrong chunk beats the gold document's best chunk on the chunk alone, the summary is what can tip it."
+    )
+    choice = st.selectbox(
+        "Wrong-document hit", range(len(wrong)), key="cmp_why",
+        format_func=lambda i: f"{wrong[i][0]} · #{wrong[i][1]} · {wrong[i][2].chunk.file_path}",
+    )  # fmt: skip
+    name, rank, hit = wrong[choice]
+    why = compare.explain_wrong_hit(ws, name, rank, hit, query, asked)
+    st.markdown(views.wrong_hit_html(why), unsafe_allow_html=True)
+
 sac = [r for r in results if r.column.config.method == "sac"]
 if sac:
     st.subheader("The summary each SAC index prepended")

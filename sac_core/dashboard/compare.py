@@ -5,13 +5,17 @@ span every index found. Names the page needs from elsewhere are re-exported (``i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
+from ..engine.chunking import Chunk
 from ..engine.data import Benchmark, Span
 from ..engine.data import Query as Query
 from ..engine.embedding import Embedder as Embedder
-from ..engine.retrieval import Retriever, as_spans
+from ..engine.entities import extract_entities
+from ..engine.retrieval import Hit, Retriever, as_spans, augment
 from ..engine.summaries import CostEstimate, SummaryConfig, estimate_cost
 from ..engine.summaries import SummaryError as SummaryError
 from ..engine.summaries import load_prompt as load_prompt
@@ -88,3 +92,67 @@ def open_column(
 def index_job(column: Column, data_dir: Path, cache_dir: Path) -> BuildJob:
     """The background build that makes ``column``'s saved index."""
     return BuildJob("index", Path(data_dir), Path(cache_dir), column.config, f"{column.name} ({column.config.variant})")
+
+
+# --------------------------------------------------------------------------- why this wrong document
+
+
+@dataclass(frozen=True)
+class WrongHit:
+    """Why an index ranked a chunk of another document: the two documents' summaries and facts,
+    and the query's cosine to the chunk without and with the summary prefix (and the same for the
+    best chunk of the gold document, for comparison)."""
+
+    column: str
+    rank: int
+    chunk: Chunk
+    gold_chunk: Chunk | None
+    summaries: tuple[str | None, str | None]  # (wrong document's, gold document's) summary
+    summary_source: str  # which index's summaries: the column's, or the first SAC column's
+    facts: tuple[tuple[str, str, str], ...]  # (fact, wrong document's value, gold document's value)
+    without_summary: tuple[float, float | None]  # cosine: (wrong chunk, best gold chunk)
+    with_summary: tuple[float | None, float | None]
+
+
+def wrong_hits(results: Sequence[ColumnResult]) -> list[tuple[str, int, Hit]]:
+    """(column, rank, hit) of every hit from a wrong document, column by column."""
+    return [(r.column.name, rank, h) for r in results
+            for rank, (h, gold) in enumerate(zip(r.hits, r.gold_document), start=1) if not gold]  # fmt: skip
+
+
+def _facts(wrong: str, gold: str) -> tuple[tuple[str, str, str], ...]:
+    a, b = extract_entities(wrong), extract_entities(gold)
+    return (
+        ("title", a.title, b.title),
+        ("parties", "; ".join(a.parties) or "—", "; ".join(b.parties) or "—"),
+        ("date", a.date or "—", b.date or "—"),
+        ("governing law", a.governing_law or "—", b.governing_law or "—"),
+    )
+
+
+def explain_wrong_hit(ws: Workspace, column: str, rank: int, hit: Hit, query: Query, asked: str) -> WrongHit:
+    """The explanation of one wrong-document hit of ``column`` (see :class:`WrongHit`)."""
+    retriever = ws.retrievers[column]
+    sac = [c.name for c in ws.columns if c.config.method == "sac"]
+    source = column if column in sac else (sac[0] if sac else "")
+    summaries = ws.summaries.get(source, {})
+    gold_doc = sorted(query.gold_files)[0]
+    gold_chunks = [c for c in retriever.pool.chunks if c.file_path == gold_doc]
+    embedder = retriever.embedder
+    vectors = embedder.encode([asked, hit.chunk.text, *(c.text for c in gold_chunks)], False)
+    q, chunk_vec, gold_vecs = vectors[0], vectors[1], vectors[2:]
+    best = int(np.argmax(gold_vecs @ q)) if len(gold_chunks) else None
+    gold_chunk = gold_chunks[best] if best is not None else None
+    with_summary: list[float | None] = [None, None]
+    wrong_summary, gold_summary = summaries.get(hit.chunk.file_path), summaries.get(gold_doc)
+    if wrong_summary is not None:
+        with_summary[0] = float(embedder.encode([augment(hit.chunk.text, wrong_summary)], False)[0] @ q)
+    if gold_summary is not None and gold_chunk is not None:
+        with_summary[1] = float(embedder.encode([augment(gold_chunk.text, gold_summary)], False)[0] @ q)
+    docs = ws.bench.documents
+    return WrongHit(
+        column, rank, hit.chunk, gold_chunk, (wrong_summary, gold_summary), source,
+        _facts(docs[hit.chunk.file_path].text, docs[gold_doc].text),
+        (float(chunk_vec @ q), float(gold_vecs[best] @ q) if best is not None else None),
+        (with_summary[0], with_summary[1]),
+    )  # fmt: skip

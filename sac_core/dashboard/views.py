@@ -15,6 +15,7 @@ from ..engine.chunking import Chunk
 from ..engine.data import Span
 from ..engine.metrics import merge_spans
 from ..engine.retrieval import Hit
+from .compare import WrongHit
 from .highlight import segments, to_html
 from .text import esc, esc_attr
 from .text import md as md  # re-exported: the pages take the whole text rule from here
@@ -50,6 +51,8 @@ table.sac-table { border-collapse: collapse; width: 100%; font-size: 0.84rem; }
 table.sac-table th, table.sac-table td { border: 1px solid #e5e7eb; padding: 4px 6px; vertical-align: top;
                                         text-align: left; }
 table.sac-table th { background: #f9fafb; }
+table.sac-why tr.sac-differs td { background: #fef2f2; }
+table.sac-why td:first-child { color: #6b7280; white-space: nowrap; }
 </style>
 """
 
@@ -230,3 +233,31 @@ def boundaries_html(
             cls += " gold"
         out.append(f'<span class="{cls}">{esc(text[a:b])}</span>')
     return '<div class="sac-doc">' + "".join(out) + "</div>"
+
+
+def _cosine(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def wrong_hit_html(why: WrongHit) -> str:
+    """The wrong document beside the gold one: summaries, facts (differences marked) and the query's
+    cosine to the chunk without and with the summary prefix."""
+    wrong_doc, gold_doc = why.chunk.file_path, why.gold_chunk.file_path if why.gold_chunk else "—"
+    rows = [
+        f"<tr><th></th><th>retrieved (wrong) <code>{esc(wrong_doc)}</code></th>"
+        f"<th>gold <code>{esc(gold_doc)}</code></th></tr>",
+        f"<tr><td>summary{'' if not why.summary_source else f' ({esc(why.summary_source)})'}</td>"
+        f"<td>{esc(why.summaries[0] or '—')}</td><td>{esc(why.summaries[1] or '—')}</td></tr>",
+    ]
+    for fact, a, b in why.facts:
+        mark = ' class="sac-differs"' if a != b else ""
+        rows.append(f"<tr{mark}><td>{esc(fact)}</td><td>{esc(a)}</td><td>{esc(b)}</td></tr>")
+    rows.append(
+        f"<tr><td>query · chunk, no summary</td><td>{_cosine(why.without_summary[0])} (#{why.rank})</td>"
+        f"<td>{_cosine(why.without_summary[1])} (its best chunk)</td></tr>"
+    )
+    rows.append(
+        f"<tr><td>query · summary + chunk</td><td>{_cosine(why.with_summary[0])}</td>"
+        f"<td>{_cosine(why.with_summary[1])}</td></tr>"
+    )
+    return f'<table class="sac-table sac-why">{"".join(rows)}</table>'

@@ -473,3 +473,12 @@ def test_map_draws_both_indexes_with_the_query_marked_and_separation_figures(env
 def test_map_projection_and_separation_are_kept_beside_the_saved_index(env):
     _app("app_pages/map.py")
     assert list(env.glob("indexes/*/projection-pca.npz")) and list(env.glob("indexes/*/separation.json"))
+
+
+def test_compare_explains_a_wrong_document_hit(env):
+    at = _app(dataset="demo_nda", q="demo_nda/1", k="3")
+    assert "Why this wrong document?" in [h.value for h in at.subheader]
+    html = _html(at)
+    assert 'table class="sac-table sac-why"' in html and "query · summary + chunk" in html
+    options = at.selectbox(key="cmp_why").options
+    assert options and all("#" in o for o in options)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sac_core.dashboard import compare as state
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
@@ -24,3 +26,29 @@ def test_pending_cost_is_zero_without_the_openai_provider(demo_dir, tmp_path):
     bench = load_benchmark(demo_dir, DEMO, "full")
     cols = state.compare_columns(RunConfig(summary=SummaryConfig(provider="file")))
     assert state.pending_cost(bench, cols, demo_dir, tmp_path).documents == 0
+
+
+def test_a_wrong_document_hit_is_explained_with_both_documents_and_cosines(demo_dir, embed_cache):
+    from sac_core.dashboard import views
+    from sac_core.experiments import Workspace
+
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    cols = state.compare_columns(RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider="file")))
+    ws = Workspace.open(bench, cols, demo_dir, embed_cache)
+    query = ws.queries["demo_nda/1"]
+    results = ws.search(query.text, 3, query)
+    wrong = state.wrong_hits(results)
+    assert wrong and all(h.chunk.file_path not in query.gold_files for _, _, h in wrong)
+    name, rank, hit = next(w for w in wrong if w[0] == "Baseline")
+    why = state.explain_wrong_hit(ws, name, rank, hit, query, query.text)
+    assert why.summary_source == "SAC generic"  # the baseline has none: SAC's are shown
+    assert all(s for s in why.summaries)
+    facts = dict((f, (a, b)) for f, a, b in why.facts)
+    assert facts["parties"][0] != facts["parties"][1]  # near-identical NDAs differ in their parties
+    wrong_cos, gold_cos = why.without_summary
+    assert gold_cos is not None and -1 <= wrong_cos <= 1
+    assert wrong_cos == pytest.approx(hit.score, abs=1e-4)  # the baseline ranked it by exactly this cosine
+    with_wrong, with_gold = why.with_summary
+    assert with_gold is not None and with_wrong is not None and with_gold > with_wrong  # the summary tips it
+    html = views.wrong_hit_html(why)
+    assert 'class="sac-differs"' in html and html.count("<tr") == 2 + 4 + 2
