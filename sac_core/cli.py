@@ -46,8 +46,15 @@ from .experiments.bench import (
     warm_sweep_seconds,
 )
 from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summaries
-from .experiments.index_store import build_retriever, check_index, document_summaries, index_folder
+from .experiments.index_store import (
+    build_retriever,
+    check_index,
+    document_summaries,
+    index_folder,
+    open_retriever,
+)
 from .experiments.report import at_k, backend_changes, mean_over_k, read_results
+from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -529,6 +536,47 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
+def cmd_separation(args: argparse.Namespace) -> int:
+    data_dir = resolve_data_dir(args.data)
+    cache_dir = args.cache_dir or default_cache_dir()
+    start = time.perf_counter()
+    base = RunConfig(protocol=args.protocol, datasets=parse_datasets(args.datasets, data_dir), seed=args.seed,
+                     summary=summary_config(args, data_dir))  # fmt: skip
+    bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
+    rows = []
+    embedders: dict[str, Embedder] = {}
+    for column in compare_columns(base):
+        config = column.config
+        summaries = document_summaries(bench, config, data_dir, cache_dir, progress=False)
+        embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
+        retriever = open_retriever(bench, config, cache_dir, embedder, summaries, not args.quiet, save=True)
+        sep = index_separation(retriever)
+        rows.append({"index": column.name, "variant": config.variant, "chunk_size": config.chunk_size,
+                     "chunks": sep.chunks, "own_share": sep.own_share, "silhouette": sep.silhouette})  # fmt: skip
+    table = pd.DataFrame(rows)
+    print(f"{base.protocol}, the Compare indexes: own-document share of the {NEIGHBOURS} nearest chunks, "
+          "silhouette by document (cosine, 5,000-chunk sample):")  # fmt: skip
+    print(table.round(4).to_string(index=False))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(args.out, index=False)
+    if args.sweep:
+        sweep = load_sweep(args.sweep)
+        folder = args.results or Path("results") / sweep.name
+        grid = grid_separation(sweep, pd.read_csv(folder / "results.csv"), data_dir, cache_dir, not args.embed_missing)
+        print(f"\n{len(grid)} dense cells of {sweep.name} (indexes whose embeddings are cached), separation "
+              "and means over k (ALL datasets):")  # fmt: skip
+        print(grid.drop(columns="cell").round(4).to_string(index=False))
+        if len(grid) >= 3:
+            print("\ncorrelation over these cells:")
+            print(correlations(grid).round(4).to_string(index=False))
+        if args.grid_out:
+            args.grid_out.parent.mkdir(parents=True, exist_ok=True)
+            grid.to_csv(args.grid_out, index=False)
+    print(f"wall time {time.perf_counter() - start:.1f}s")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     dest = write_demo_corpus(args.dest)
     print(f"demo benchmark written to {dest}; try: sac evaluate --data {dest} --protocol full")
@@ -629,6 +677,16 @@ def build_parser() -> argparse.ArgumentParser:
     ig.add_argument("--gold", type=Path, help="a benchmark JSON of questions with gold spans in the written texts")
     ig.add_argument("--quiet", action="store_true")
     ig.set_defaults(func=cmd_ingest)
+
+    se = sub.add_parser("separation", help="how far apart documents lie in each index (and vs DRM over a grid)")
+    _add_data_args(se)
+    _add_summary_args(se)
+    se.add_argument("--out", type=Path, help="CSV of the Compare indexes' figures")
+    se.add_argument("--sweep", type=Path, help="also every dense cell of this sweep, with its DRM")
+    se.add_argument("--results", type=Path, help="the sweep's results folder (default: results/<name>)")
+    se.add_argument("--grid-out", type=Path, help="CSV of the sweep cells' figures")
+    se.add_argument("--embed-missing", action="store_true", help="embed cells whose embeddings are not cached")
+    se.set_defaults(func=cmd_separation)
 
     de = sub.add_parser("demo", help="write the generated demo benchmark to a folder")
     de.add_argument("dest", type=Path)

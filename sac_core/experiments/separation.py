@@ -1,0 +1,90 @@
+"""``sac separation``: how far apart documents lie in each index's embedding space, and how that
+relates to DRM over the cells of a committed grid (one number per index, see
+:mod:`sac_core.engine.metrics.separation`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+from scipy import stats
+
+from ..engine.data import Benchmark, load_benchmark
+from ..engine.embedding import Embedder, shared_embedder, text_key
+from ..engine.metrics import document_silhouette, own_document_share
+from ..engine.retrieval import Retriever
+from .config import RunConfig
+from .index_store import document_summaries, make_pool, open_retriever
+from .sweep import Sweep, cell_id
+
+NEIGHBOURS = 10
+
+
+@dataclass(frozen=True)
+class IndexSeparation:
+    own_share: float  # mean share of a chunk's 10 nearest chunks from its own document
+    silhouette: float  # mean silhouette by document, cosine, 5,000-chunk sample
+    chunks: int
+
+
+def index_separation(retriever: Retriever) -> IndexSeparation:
+    if retriever.dense is None:
+        raise ValueError("a BM25-only index has no embedding space")
+    vectors = retriever.dense.vectors()
+    documents = [c.file_path for c in retriever.pool.chunks]
+    return IndexSeparation(
+        own_document_share(vectors, documents, NEIGHBOURS), document_silhouette(vectors, documents), len(vectors)
+    )
+
+
+def all_embedded(bench: Benchmark, config: RunConfig, data_dir: Path, cache_dir: Path, embedder: Embedder) -> bool:
+    """Are all the texts of ``config``'s pool in the embedding cache already (nothing to compute)?"""
+    pool = make_pool(bench, config, document_summaries(bench, config, data_dir, cache_dir, progress=False))
+    return all(text_key(config.model, t, config.backend) in embedder.cache for t in set(pool.indexed))
+
+
+def grid_separation(
+    sweep: Sweep, results: pd.DataFrame, data_dir: Path, cache_dir: Path, cached_only: bool = True
+) -> pd.DataFrame:
+    """One row per dense index of the sweep (semantic weight 1): its separation and the cell's DRM,
+    precision and recall (means over k, ALL datasets). ``cached_only``: skip indexes whose
+    embeddings are not all cached (nothing is embedded)."""
+    benches: dict[tuple, Benchmark] = {}
+    embedders: dict[str, Embedder] = {}
+    means = results[results["dataset"] == "ALL"].groupby("cell")[["drm", "precision", "recall"]].mean()
+    rows = []
+    for config in sweep.cells:
+        if config.semantic_weight != 1.0:
+            continue
+        key = (config.protocol, config.datasets, config.seed)
+        if key not in benches:
+            benches[key] = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
+        bench = benches[key]
+        cid = cell_id(config, bench)
+        if cid not in means.index:
+            continue
+        embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
+        if cached_only and not all_embedded(bench, config, data_dir, cache_dir, embedder):
+            continue
+        summaries = document_summaries(bench, config, data_dir, cache_dir, progress=False)
+        retriever = open_retriever(bench, config, cache_dir, embedder, summaries, progress=False, save=True)
+        sep = index_separation(retriever)
+        rows.append({
+            "cell": cid, "variant": config.variant, "chunk_size": config.chunk_size, "backend": config.backend,
+            "chunks": sep.chunks, "own_share": sep.own_share, "silhouette": sep.silhouette, **means.loc[cid].to_dict(),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def correlations(table: pd.DataFrame) -> pd.DataFrame:
+    """Pearson and Spearman correlation of each separation figure with DRM, precision and recall."""
+    out = []
+    for figure in ("own_share", "silhouette"):
+        for metric in ("drm", "precision", "recall"):
+            pearson = stats.pearsonr(table[figure], table[metric])
+            spearman = stats.spearmanr(table[figure], table[metric])
+            out.append({"figure": figure, "metric": metric, "pearson": pearson.statistic,
+                        "pearson_p": pearson.pvalue, "spearman": spearman.statistic, "spearman_p": spearman.pvalue})  # fmt: skip
+    return pd.DataFrame(out)
