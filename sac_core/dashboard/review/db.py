@@ -1,0 +1,229 @@
+"""Review sessions in a real database (SQLAlchemy): an embedded SQLite file by default, one shared
+PostgreSQL server for a team (``SAC_REVIEW_DB=postgresql+psycopg://user:password@host/db``).
+
+Tables: ``review_sessions`` (what is reviewed: queries, methods, k, the blind-order seed),
+``review_items`` (one query of a session, with its blind column order), ``review_chunks`` (every
+chunk some method retrieved for an item, once, with each method's rank), ``review_labels`` (one
+per chunk and reviewer) and ``review_preferences`` (one per item and reviewer); who and when on
+every judgement. A judgement is committed the moment it is given (an upsert on its natural key),
+so a reload, a server restart or several reviewers at once lose nothing and duplicate nothing.
+
+Every statement goes through SQLAlchemy with bound parameters: no SQL is built from strings. The
+schema has a version (``review_meta``); a database of another version is refused with a clear
+error rather than misread. URLs are shown with the password hidden, and error messages are
+scrubbed of it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import ClassVar
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+
+DB_ENV = "SAC_REVIEW_DB"
+SCHEMA_VERSION = "1"
+LABELS: tuple[str, ...] = ("relevant", "partly", "right_document", "wrong_document", "cant_tell")
+LABEL_NAMES = {
+    "relevant": "relevant",
+    "partly": "partly relevant",
+    "right_document": "right document, wrong passage",
+    "wrong_document": "wrong document",
+    "cant_tell": "can't tell",
+}
+TIE = "tie"
+
+
+class ReviewError(RuntimeError):
+    """The review database cannot be used (unreachable, another schema version, a bad URL)."""
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict] = {dict: JSON, list: JSON}
+
+
+class Meta(Base):
+    __tablename__ = "review_meta"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))
+
+
+class ReviewSession(Base):
+    __tablename__ = "review_sessions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_by: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    data: Mapped[str] = mapped_column(Text)  # what the queries come from: data folder name, protocol, datasets
+    methods: Mapped[list] = mapped_column(JSON)  # [{"name": ..., "config": {...}}], 2 to 5
+    k: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Integer)  # the blind column orders follow from it
+    sample: Mapped[dict] = mapped_column(JSON)  # how the queries were chosen
+    items: Mapped[list[ReviewItem]] = relationship(back_populates="session", order_by="ReviewItem.position")
+
+
+class ReviewItem(Base):
+    __tablename__ = "review_items"
+    __table_args__ = (UniqueConstraint("session_id", "position"), UniqueConstraint("session_id", "query_id"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("review_sessions.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    query_id: Mapped[str] = mapped_column(String(200))
+    dataset: Mapped[str] = mapped_column(String(200))
+    query_text: Mapped[str] = mapped_column(Text)
+    gold: Mapped[list] = mapped_column(JSON)  # [[file_path, start, end], ...]
+    order: Mapped[list] = mapped_column(JSON)  # method names in blind column order (A, B, C, ...)
+    session: Mapped[ReviewSession] = relationship(back_populates="items")
+    chunks: Mapped[list[ReviewChunk]] = relationship(back_populates="item", order_by="ReviewChunk.id")
+
+
+class ReviewChunk(Base):
+    __tablename__ = "review_chunks"
+    __table_args__ = (UniqueConstraint("item_id", "file_path", "start", "end"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("review_items.id", ondelete="CASCADE"))
+    file_path: Mapped[str] = mapped_column(String(500))
+    start: Mapped[int] = mapped_column(Integer)
+    end: Mapped[int] = mapped_column(Integer)
+    ranks: Mapped[dict] = mapped_column(JSON)  # method name → rank (1-based) for the methods that retrieved it
+    gold_chars: Mapped[int] = mapped_column(Integer)  # characters of the chunk inside the item's gold spans
+    item: Mapped[ReviewItem] = relationship(back_populates="chunks")
+
+
+class Label(Base):
+    __tablename__ = "review_labels"
+    __table_args__ = (UniqueConstraint("chunk_id", "reviewer"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chunk_id: Mapped[int] = mapped_column(ForeignKey("review_chunks.id", ondelete="CASCADE"))
+    reviewer: Mapped[str] = mapped_column(String(200))
+    label: Mapped[str] = mapped_column(String(32))
+    note: Mapped[str] = mapped_column(Text, default="")
+    gold_shown: Mapped[bool] = mapped_column(default=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Preference(Base):
+    __tablename__ = "review_preferences"
+    __table_args__ = (UniqueConstraint("item_id", "reviewer"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("review_items.id", ondelete="CASCADE"))
+    reviewer: Mapped[str] = mapped_column(String(200))
+    choice: Mapped[str] = mapped_column(String(200))  # a method name, or "tie"
+    gold_shown: Mapped[bool] = mapped_column(default=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+# --------------------------------------------------------------------------- the database
+
+
+def default_url(cache_dir: Path) -> str:
+    """``$SAC_REVIEW_DB``, else a SQLite file under the cache directory."""
+    return os.environ.get(DB_ENV) or f"sqlite:///{Path(cache_dir).resolve() / 'review.sqlite'}"
+
+
+def safe_url(url: str | URL) -> str:
+    """A URL for people and logs: the password replaced by ``***``."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(an invalid database URL)"
+
+
+def scrub(message: str, url: str | URL) -> str:
+    """``message`` without the URL's password (drivers sometimes echo it)."""
+    try:
+        password = make_url(url).password
+    except ArgumentError:
+        return message
+    return message.replace(str(password), "***") if password else message
+
+
+class ReviewDB:
+    """One review database: creates its tables on first use and checks the schema version."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            parsed = make_url(url)
+        except ArgumentError:
+            raise ReviewError(f"{DB_ENV}: not a database URL (e.g. postgresql+psycopg://user@host/db)") from None
+        sqlite = parsed.get_backend_name() == "sqlite"
+        if sqlite and parsed.database:
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        kwargs = {"connect_args": {"timeout": 30}} if sqlite else {"pool_pre_ping": True}
+        self.engine: Engine = create_engine(parsed, **kwargs)
+        if sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._prepare()
+
+    def _prepare(self) -> None:
+        try:
+            Base.metadata.create_all(self.engine)
+            with self.session() as db:
+                version = db.get(Meta, "schema_version")
+                if version is None:
+                    db.add(Meta(key="schema_version", value=SCHEMA_VERSION))
+                elif version.value != SCHEMA_VERSION:
+                    raise ReviewError(
+                        f"the review database {safe_url(self.url)} has schema version {version.value}; this "
+                        f"sac-dashboard reads version {SCHEMA_VERSION}. Export its labels with the version that "
+                        "wrote them (sac review export) and import them into a new database."
+                    )
+        except OperationalError as e:
+            raise ReviewError(f"cannot open the review database {safe_url(self.url)}: "
+                              f"{scrub(str(e.orig), self.url)}") from None  # fmt: skip
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A transaction: committed when the block ends, rolled back on an error."""
+        db = self._sessions()
+        try:
+            yield db
+            db.commit()
+        except SQLAlchemyError:
+            db.rollback()
+            raise
+        finally:
+            db.close()
+
+    def sessions(self) -> list[ReviewSession]:
+        with self.session() as db:
+            return list(db.scalars(select(ReviewSession).order_by(ReviewSession.created_at)))
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    def __repr__(self) -> str:
+        return f"ReviewDB({safe_url(self.url)})"
+
+
+def _sqlite_pragmas(connection: object, _record: object) -> None:
+    """WAL: readers never block the writer; a writer waits up to 30 s for another."""
+    cursor = connection.cursor()  # type: ignore[attr-defined]
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

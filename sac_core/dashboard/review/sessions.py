@@ -1,0 +1,243 @@
+"""Review sessions: a sample of queries, the top-k of 2–5 methods for each, judged **blind**.
+
+For each query the methods' columns are shown as A, B, C … in an order shuffled per query from the
+session's seed (``random.Random(f"{seed}:{query_id}")``: reproducible, and different from query to
+query). A chunk retrieved by several methods is stored once and labelled once. Which method a
+letter stands for is revealed only after the reviewer has stated a preference for that query.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from ...engine.data import Benchmark, Query
+from ...experiments import Column, Workspace
+from ...experiments.significance import flipped_queries
+from .db import LABELS, TIE, Label, Preference, ReviewChunk, ReviewDB, ReviewItem, ReviewSession, now
+
+LETTERS = "ABCDE"
+
+
+class SessionError(ValueError):
+    """A session cannot be made as asked (the message says why)."""
+
+
+def blind_order(seed: int, query_id: str, methods: Sequence[str]) -> list[str]:
+    """The methods in the column order shown for one query (A first)."""
+    return random.Random(f"{seed}:{query_id}").sample(list(methods), len(methods))
+
+
+def sample_queries(bench: Benchmark, datasets: Sequence[str], size: int, seed: int) -> list[Query]:
+    """``size`` queries of ``datasets``, drawn with ``seed`` (all of them when there are fewer)."""
+    pool = [q for q in bench.queries if q.dataset in datasets]
+    return random.Random(seed).sample(pool, min(size, len(pool)))
+
+
+def flipped_sample(
+    bench: Benchmark, per_query: pd.DataFrame, cell_a: str, cell_b: str, metric: str, k: int, size: int, seed: int
+) -> list[Query]:
+    """Queries whose ``metric@k`` differs between two sweep cells (from the significance tables'
+    per-query results), ``size`` of them drawn with ``seed``."""
+    changed = flipped_queries(per_query, cell_a, cell_b, metric, k, key="cell")
+    known = {q.query_id: q for q in bench.queries}
+    flipped = [known[qid] for qid in changed["query_id"] if qid in known]
+    return random.Random(seed).sample(flipped, min(size, len(flipped)))
+
+
+def _gold_chars(query: Query, file_path: str, start: int, end: int) -> int:
+    return sum(max(0, min(end, g.end) - max(start, g.start)) for g in query.gold if g.file_path == file_path)
+
+
+def create_session(
+    db: ReviewDB,
+    name: str,
+    reviewer: str,
+    data: str,
+    ws: Workspace,
+    methods: Sequence[Column],
+    queries: Sequence[Query],
+    k: int,
+    seed: int,
+    sample: Mapping[str, object],
+) -> int:
+    """Retrieve the top ``k`` of every method for every query and store the session; its id."""
+    names = [m.name for m in methods]
+    if not 2 <= len(names) <= len(LETTERS) or len(set(names)) != len(names):
+        raise SessionError("choose 2 to 5 different methods to review")
+    if not queries:
+        raise SessionError("the sample has no queries")
+    if not name.strip():
+        raise SessionError("give the session a name")
+    with db.session() as s:
+        if s.scalar(select(ReviewSession.id).where(ReviewSession.name == name)) is not None:
+            raise SessionError(f"a session named {name!r} exists already: open it to resume")
+        session = ReviewSession(
+            name=name, created_by=reviewer, data=data, k=k, seed=seed, sample=dict(sample),
+            methods=[{"name": m.name, "config": m.config.columns()} for m in methods],
+        )  # fmt: skip
+        s.add(session)
+        s.flush()
+        subset = Workspace(ws.bench, methods, ws.retrievers, ws.summaries)
+        for position, query in enumerate(queries):
+            item = ReviewItem(
+                session_id=session.id, position=position, query_id=query.query_id, dataset=query.dataset,
+                query_text=query.text, gold=[[g.file_path, g.start, g.end] for g in query.gold],
+                order=blind_order(seed, query.query_id, names),
+            )  # fmt: skip
+            s.add(item)
+            s.flush()
+            chunks: dict[tuple[str, int, int], dict[str, int]] = {}
+            for result in subset.search(query.text, k, query):
+                for rank, hit in enumerate(result.hits, start=1):
+                    key = (hit.chunk.file_path, hit.chunk.start, hit.chunk.end)
+                    chunks.setdefault(key, {})[result.column.name] = rank
+            for (fp, start, end), ranks in chunks.items():
+                s.add(ReviewChunk(item_id=item.id, file_path=fp, start=start, end=end, ranks=ranks,
+                                  gold_chars=_gold_chars(query, fp, start, end)))  # fmt: skip
+        return session.id
+
+
+# --------------------------------------------------------------------------- judgements
+
+
+def _upsert(db: ReviewDB, table: type, values: dict, keys: tuple[str, ...], update: tuple[str, ...]) -> None:
+    """Insert a row, or update it when its natural key exists: atomic in the database, so two
+    writers of the same judgement leave exactly one row."""
+    dialect = db.engine.dialect.name
+    statement: sqlite.Insert | postgresql.Insert
+    if dialect == "sqlite":
+        lite = sqlite.insert(table).values(**values)
+        statement = lite.on_conflict_do_update(index_elements=list(keys), set_={c: lite.excluded[c] for c in update})
+    elif dialect == "postgresql":
+        pg = postgresql.insert(table).values(**values)
+        statement = pg.on_conflict_do_update(index_elements=list(keys), set_={c: pg.excluded[c] for c in update})
+    else:
+        raise SessionError(f"review databases are SQLite or PostgreSQL, not {dialect}")
+    with db.session() as s:
+        s.execute(statement)
+
+
+def set_label(db: ReviewDB, chunk_id: int, reviewer: str, label: str, note: str = "", gold_shown: bool = False) -> None:
+    if label not in LABELS:
+        raise SessionError(f"unknown label {label!r}; choose one of {', '.join(LABELS)}")
+    values = {"chunk_id": chunk_id, "reviewer": reviewer, "label": label, "note": note, "gold_shown": gold_shown,
+              "at": now()}  # fmt: skip
+    _upsert(db, Label, values, ("chunk_id", "reviewer"), ("label", "note", "gold_shown", "at"))
+
+
+def set_preference(db: ReviewDB, item_id: int, reviewer: str, choice: str, gold_shown: bool = False) -> None:
+    """``choice``: a method name of the item's session, or ``"tie"``."""
+    with db.session() as s:
+        item = s.get(ReviewItem, item_id)
+        if item is None or (choice != TIE and choice not in item.order):
+            raise SessionError(f"{choice!r} is not a column of this query")
+    values = {"item_id": item_id, "reviewer": reviewer, "choice": choice, "gold_shown": gold_shown, "at": now()}
+    _upsert(db, Preference, values, ("item_id", "reviewer"), ("choice", "gold_shown", "at"))
+
+
+# --------------------------------------------------------------------------- what the page shows
+
+
+@dataclass(frozen=True)
+class ChunkView:
+    chunk_id: int
+    file_path: str
+    start: int
+    end: int
+    rank: int
+    first: str | None  # "B#2" when this chunk is shown (and labelled) first in another column
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """One query as a reviewer sees it: blind columns, their own labels and preference."""
+
+    item_id: int
+    position: int
+    total: int
+    query_id: str
+    query_text: str
+    gold: tuple[tuple[str, int, int], ...]
+    columns: tuple[tuple[str, tuple[ChunkView, ...]], ...]  # (letter, chunks in rank order)
+    labels: Mapping[int, tuple[str, str]]  # chunk id → (label, note) of this reviewer
+    preference: str | None  # the letter (or "tie") this reviewer preferred, None before
+    methods: Mapping[str, str] | None  # letter → method name: only once a preference is given
+
+    @property
+    def chunks(self) -> list[ChunkView]:
+        """Every chunk once, in the order shown (column A first)."""
+        return [c for _, chunks in self.columns for c in chunks if c.first is None]
+
+    @property
+    def done(self) -> bool:
+        return self.preference is not None and all(c.chunk_id in self.labels for c in self.chunks)
+
+
+def item_view(db: ReviewDB, session_id: int, position: int, reviewer: str) -> ItemView:
+    with db.session() as s:
+        total = s.scalar(select(func.count()).select_from(ReviewItem).where(ReviewItem.session_id == session_id))
+        item = s.scalar(select(ReviewItem).where(ReviewItem.session_id == session_id, ReviewItem.position == position))
+        if item is None:
+            raise SessionError(f"no query at position {position} of this session")
+        chunks = list(s.scalars(select(ReviewChunk).where(ReviewChunk.item_id == item.id)))
+        labels = {row.chunk_id: (row.label, row.note) for row in s.scalars(
+            select(Label).where(Label.chunk_id.in_([c.id for c in chunks]), Label.reviewer == reviewer))}  # fmt: skip
+        pref = s.scalar(select(Preference).where(Preference.item_id == item.id, Preference.reviewer == reviewer))
+        columns: list[tuple[str, tuple[ChunkView, ...]]] = []
+        seen: dict[int, str] = {}
+        for letter, method in zip(LETTERS, item.order):
+            ranked = sorted((c for c in chunks if method in c.ranks), key=lambda c: c.ranks[method])
+            views = []
+            for c in ranked:
+                where = f"{letter}#{c.ranks[method]}"
+                views.append(ChunkView(c.id, c.file_path, c.start, c.end, c.ranks[method], seen.get(c.id)))
+                seen.setdefault(c.id, where)
+            columns.append((letter, tuple(views)))
+        letter_of = dict(zip(item.order, LETTERS))
+        choice = None if pref is None else (TIE if pref.choice == TIE else letter_of.get(pref.choice))
+        return ItemView(
+            item.id, item.position, int(total or 0), item.query_id, item.query_text,
+            tuple((g[0], int(g[1]), int(g[2])) for g in item.gold), tuple(columns), labels, choice,
+            dict(zip(LETTERS, item.order)) if pref is not None else None,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Progress:
+    items: int
+    done: int  # items with every chunk labelled and a preference
+    labels: int
+    preferences: int
+    next_open: int | None  # the first position not done yet
+
+
+def progress(db: ReviewDB, session_id: int, reviewer: str) -> Progress:
+    with db.session() as s:
+        items = list(s.scalars(select(ReviewItem).where(ReviewItem.session_id == session_id)
+                               .order_by(ReviewItem.position)))  # fmt: skip
+        chunk_rows = s.execute(select(ReviewChunk.id, ReviewChunk.item_id)
+                               .where(ReviewChunk.item_id.in_([i.id for i in items]))).all()  # fmt: skip
+        labelled = set(s.scalars(select(Label.chunk_id).where(
+            Label.chunk_id.in_([c.id for c in chunk_rows]), Label.reviewer == reviewer)))  # fmt: skip
+        preferred = set(s.scalars(select(Preference.item_id).where(
+            Preference.item_id.in_([i.id for i in items]), Preference.reviewer == reviewer)))  # fmt: skip
+    by_item: dict[int, list[int]] = {}
+    for chunk_id, item_id in chunk_rows:
+        by_item.setdefault(item_id, []).append(chunk_id)
+    done = [i.position for i in items if i.id in preferred and all(c in labelled for c in by_item.get(i.id, []))]
+    open_ = [i.position for i in items if i.position not in set(done)]
+    return Progress(len(items), len(done), len(labelled), len(preferred), open_[0] if open_ else None)
+
+
+def session_by_name(db: ReviewDB, name: str) -> ReviewSession:
+    with db.session() as s:
+        session = s.scalar(select(ReviewSession).where(ReviewSession.name == name))
+        if session is None:
+            raise SessionError(f"no review session named {name!r}")
+        return session

@@ -1,0 +1,198 @@
+"""The review storage on SQLite and on a real PostgreSQL server: sessions, blind order, judgements
+committed at once and exactly once (also under 8 concurrent writers), results, export and import."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pandas as pd
+import pytest
+from sqlalchemy import func, select
+
+from sac_core.dashboard import compare
+from sac_core.dashboard import review as rv
+from sac_core.dashboard.review.db import Label, Meta, Preference, ReviewChunk, ReviewItem
+from sac_core.engine.data import load_benchmark
+from sac_core.engine.summaries import SummaryConfig
+from sac_core.experiments import RunConfig, Workspace
+
+DEMO = ("demo_nda", "demo_privacy")
+
+
+@pytest.fixture(scope="module")
+def workspace(demo_dir, embed_cache) -> Workspace:
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    cols = compare.compare_columns(RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider="file")))
+    return Workspace.open(bench, cols, demo_dir, embed_cache)
+
+
+def _session(db: rv.ReviewDB, ws: Workspace, name: str = "s1", size: int = 5, k: int = 3) -> int:
+    queries = rv.sample_queries(ws.bench, DEMO, size, seed=1)
+    return rv.create_session(db, name, "alice", "demo", ws, ws.columns, queries, k, seed=7,
+                             sample={"datasets": list(DEMO), "size": size, "seed": 1})  # fmt: skip
+
+
+def test_a_session_stores_every_query_with_a_reproducible_blind_order(db_url, workspace):
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace)
+    names = [c.name for c in workspace.columns]
+    with db.session() as s:
+        items = list(s.scalars(select(ReviewItem).where(ReviewItem.session_id == sid).order_by(ReviewItem.position)))
+        assert len(items) == 5
+        for item in items:
+            assert item.order == rv.blind_order(7, item.query_id, names)  # from the seed, nothing else
+            chunks = list(s.scalars(select(ReviewChunk).where(ReviewChunk.item_id == item.id)))
+            assert len({(c.file_path, c.start, c.end) for c in chunks}) == len(chunks)  # each chunk once
+            assert all(1 <= r <= 3 for c in chunks for r in c.ranks.values())
+        shared = [c for item in items for c in s.scalars(select(ReviewChunk).where(ReviewChunk.item_id == item.id))
+                  if len(c.ranks) > 1]  # fmt: skip
+    assert shared  # SAC generic and SAC expert often retrieve the same chunk: stored and labelled once
+    assert len({tuple(i.order) for i in items}) > 1  # the order changes from query to query
+    with pytest.raises(rv.SessionError, match="exists already"):
+        _session(db, workspace)
+
+
+def test_the_blind_order_is_hidden_until_a_preference_is_given(db_url, workspace):
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace)
+    view = rv.item_view(db, sid, 0, "bob")
+    assert [letter for letter, _ in view.columns] == ["A", "B", "C"] and view.methods is None
+    assert all(isinstance(c.chunk_id, int) for _, chunks in view.columns for c in chunks)
+    repeats = [c for _, chunks in view.columns for c in chunks if c.first is not None]
+    assert all(r.first and r.first[0] in "ABC" for r in repeats)  # "same chunk as B#2": labelled there
+    rv.set_preference(db, view.item_id, "bob", rv.TIE)
+    after = rv.item_view(db, sid, 0, "bob")
+    assert after.preference == rv.TIE and set(after.methods.values()) == {c.name for c in workspace.columns}
+    assert rv.item_view(db, sid, 0, "carol").methods is None  # another reviewer still sees letters only
+
+
+def test_a_judgement_is_one_row_updated_in_place(db_url, workspace):
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace)
+    view = rv.item_view(db, sid, 0, "bob")
+    chunk = view.chunks[0]
+    rv.set_label(db, chunk.chunk_id, "bob", "relevant", "first look")
+    rv.set_label(db, chunk.chunk_id, "bob", "wrong_document", "second look", gold_shown=True)
+    with db.session() as s:
+        rows = list(s.scalars(select(Label).where(Label.chunk_id == chunk.chunk_id)))
+    assert [(r.label, r.note, r.gold_shown) for r in rows] == [("wrong_document", "second look", True)]
+    with pytest.raises(rv.SessionError, match="unknown label"):
+        rv.set_label(db, chunk.chunk_id, "bob", "great")
+    with pytest.raises(rv.SessionError, match="not a column"):
+        rv.set_preference(db, view.item_id, "bob", "SAC nonexistent")
+    progress = rv.progress(db, sid, "bob")
+    assert (progress.items, progress.done, progress.labels, progress.next_open) == (5, 0, 1, 0)
+
+
+def test_eight_concurrent_writers_store_every_label_exactly_once(db_url, workspace):
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace, size=3, k=2)
+    chunks = [c.chunk_id for pos in range(3) for c in rv.item_view(db, sid, pos, "x").chunks]
+    last: dict[tuple[str, int], str] = {}
+    errors: list[BaseException] = []
+    deadline = time.monotonic() + 4.0
+
+    def writer(n: int) -> None:
+        reviewer, i = f"reviewer-{n}", 0
+        try:
+            while time.monotonic() < deadline or i < len(chunks):  # at least one full pass each
+                chunk = chunks[i % len(chunks)]
+                label = rv.LABELS[(i + n) % len(rv.LABELS)]
+                rv.set_label(db, chunk, reviewer, label)
+                last[(reviewer, chunk)] = label
+                i += 1
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:3]
+    with db.session() as s:
+        stored = {(r.reviewer, r.chunk_id): r.label for r in s.scalars(select(Label))}
+    assert stored == last  # 8 × every chunk, each exactly once, each the writer's last word
+
+
+def test_results_by_method_win_rates_and_agreement(db_url, workspace):
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace, size=4)
+    names = [c.name for c in workspace.columns]
+    for position in range(4):
+        view = rv.item_view(db, sid, position, "alice")
+        for n, chunk in enumerate(view.chunks):
+            rv.set_label(db, chunk.chunk_id, "alice", "relevant" if n % 2 == 0 else "wrong_document")
+            rv.set_label(db, chunk.chunk_id, "bob", "relevant" if n % 3 == 0 else "wrong_document")
+        rv.set_preference(db, view.item_id, "alice", names[1] if position < 3 else rv.TIE)
+    labels = rv.label_table(db, sid)
+    table = rv.by_method(labels, names).set_index("method")
+    mine = labels[[names[0] in r for r in labels["ranks"]]]
+    assert table.loc[names[0], "labels"] == len(mine)
+    expected = (mine["label"] == "relevant").mean()
+    assert table.loc[names[0], "judged_relevant"] == pytest.approx(expected)
+    chars = (mine["end"] - mine["start"]).sum()
+    assert table.loc[names[0], "gold_precision"] == pytest.approx(mine["gold_chars"].sum() / chars)
+    wins = rv.win_rates(rv.preference_table(db, sid), names).set_index("choice")
+    assert wins.loc[names[1], "wins"] == 3 and wins.loc[rv.TIE, "wins"] == 1 and wins.loc[names[1], "of"] == 4
+    assert wins.loc[names[1], "ci_low"] < 0.75 < wins.loc[names[1], "ci_high"]
+    agree = rv.agreement(labels)
+    assert agree["statistic"] == "Cohen's kappa" and agree["chunks"] == labels["chunk_id"].nunique()
+
+
+def test_kappa_by_hand():
+    labels = pd.DataFrame({
+        "chunk_id": [1, 2, 3, 4] * 2,
+        "reviewer": ["a"] * 4 + ["b"] * 4,
+        "label": ["relevant", "relevant", "wrong_document", "wrong_document",
+                  "relevant", "wrong_document", "wrong_document", "wrong_document"],
+    })  # fmt: skip
+    # observed agreement 3/4; chance (0.5 · 0.25 + 0.5 · 0.75) = 1/2 → kappa (0.75 - 0.5) / 0.5 = 0.5
+    assert rv.agreement(labels)["kappa"] == pytest.approx(0.5)
+    three = pd.concat([labels, labels[labels.reviewer == "a"].assign(reviewer="c")])
+    fleiss = rv.agreement(three)
+    assert fleiss["statistic"] == "Fleiss' kappa" and fleiss["reviewers"] == 3 and -1 <= fleiss["kappa"] <= 1
+
+
+def test_export_and_import_without_duplicates(db_url, workspace, tmp_path):
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace, size=2)
+    view = rv.item_view(db, sid, 0, "alice")
+    rv.set_label(db, view.chunks[0].chunk_id, "alice", "partly", 'a "quoted" note, with commas')
+    rv.set_preference(db, view.item_id, "alice", workspace.columns[0].name)
+    assert rv.export(db, "s1", tmp_path / "s1.jsonl") == 2
+    assert rv.export(db, "s1", tmp_path / "s1.csv") == 2
+    rows = [json.loads(line) for line in (tmp_path / "s1.jsonl").read_text().splitlines()]
+    assert rows[0]["kind"] == "label" and rows[0]["label"] == "partly" and rows[0]["reviewer"] == "alice"
+    assert rows[0]["file_path"] == view.chunks[0].file_path and rows[0]["query_id"] == view.query_id
+    assert pd.read_csv(tmp_path / "s1.csv")["note"].iloc[0] == 'a "quoted" note, with commas'
+    assert rv.import_jsonl(db, tmp_path / "s1.jsonl") == {"labels": 1, "preferences": 1}
+    rv.import_jsonl(db, tmp_path / "s1.jsonl")  # twice: still one row each
+    with db.session() as s:
+        assert s.scalar(select(func.count()).select_from(Label)) == 1
+        assert s.scalar(select(func.count()).select_from(Preference)) == 1
+    (tmp_path / "bad.jsonl").write_text('{"kind": "label", "session": "s1", "query_id": "nope"}\n')
+    with pytest.raises(rv.SessionError, match=r"bad\.jsonl, line 1"):
+        rv.import_jsonl(db, tmp_path / "bad.jsonl")
+
+
+def test_another_schema_version_is_refused_clearly(db_url):
+    db = rv.ReviewDB(db_url)
+    with db.session() as s:
+        s.get(Meta, "schema_version").value = "0"
+    db.dispose()
+    with pytest.raises(rv.ReviewError, match="schema version 0"):
+        rv.ReviewDB(db_url)
+
+
+def test_the_password_never_shows(clean_postgres):
+    postgres_url = clean_postgres
+    password = postgres_url.split(":")[2].split("@")[0]
+    assert password not in rv.safe_url(postgres_url) and "***" in rv.safe_url(postgres_url)
+    wrong = postgres_url.replace(password, "not-the-" + password)
+    with pytest.raises(rv.ReviewError) as info:
+        rv.ReviewDB(wrong)
+    assert "not-the-" + password not in str(info.value) and "***" in str(info.value)
+    assert password not in repr(rv.ReviewDB(postgres_url))
