@@ -29,6 +29,7 @@ PAGES = [
     st.Page("app_pages/tune.py", title="Tune", icon=":material/tune:"),
     st.Page("app_pages/map.py", title="Map", icon=":material/scatter_plot:"),
     st.Page("app_pages/documents.py", title="Documents", icon=":material/description:"),
+    st.Page("app_pages/review.py", title="Review", icon=":material/rate_review:"),
 ]
 
 page = st.navigation(PAGES)

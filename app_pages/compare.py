@@ -15,7 +15,7 @@ st.caption(
     "(DRM). Highlighted text lies inside a gold span; the rest is muted."
 )
 ui.require_datasets(s)
-ws, pending = ui.workspace(s, compare.compare_columns(s.base_config()))
+ws, _pending = ui.workspace(s, compare.compare_columns(s.base_config()))
 if ws is None:  # nothing built yet: the build panel above shows the progress
     st.stop()
 

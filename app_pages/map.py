@@ -16,7 +16,7 @@ st.caption(
     "the question, ◯ its gold chunks, ◆ the top-k (red: from a wrong document)."
 )
 ui.require_datasets(s)
-ws, pending = ui.workspace(s, compare.compare_columns(s.base_config()))
+ws, _pending = ui.workspace(s, compare.compare_columns(s.base_config()))
 if ws is None:
     st.stop()
 query, asked, k = ui.pick_query(ws)

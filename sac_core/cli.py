@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .dashboard import review as rv
 from .dashboard.compare import compare_columns
 from .dashboard.screenshots import ScreenshotError, take_screenshots
 from .dashboard.timing import compare_cold, compare_reruns, concurrent_first_results, tune_stops
@@ -577,6 +578,42 @@ def cmd_separation(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    url = args.db or rv.default_url(args.cache_dir or default_cache_dir())
+    db = rv.ReviewDB(url)
+    print(f"review database {rv.safe_url(url)}", file=sys.stderr)
+    if args.action == "list":
+        for session in db.sessions():
+            names = ", ".join(m["name"] for m in session.methods)
+            print(f"{session.name}\t{session.created_at:%Y-%m-%d %H:%M} by {session.created_by}\tk={session.k}\t"
+                  f"{names}")  # fmt: skip
+        return 0
+    if args.action == "import":
+        counts = rv.import_jsonl(db, args.file)
+        print(f"imported {counts['labels']} labels and {counts['preferences']} preferences (upserted: no duplicates)")
+        return 0
+    if not args.session:
+        raise ValueError(f"sac review {args.action} needs --session NAME")
+    if args.action == "export":
+        count = rv.export(db, args.session, args.out)
+        print(f"{count} rows → {args.out}")
+        return 0
+    session = rv.session_by_name(db, args.session)
+    labels, prefs = rv.label_table(db, session.id), rv.preference_table(db, session.id)
+    methods = [m["name"] for m in session.methods]
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        print(f"session {session.name}: {labels['reviewer'].nunique() if len(labels) else 0} reviewers, "
+              f"{len(labels)} labels, {len(prefs)} preferences")  # fmt: skip
+        print("\nby method (judged relevant or partly, gold precision of the same chunks, relevant but not gold):")
+        print(rv.by_method(labels, methods).round(3).to_string(index=False))
+        print("\npreferences (95% Wilson intervals):")
+        print(rv.win_rates(prefs, methods).round(3).to_string(index=False))
+        agree = rv.agreement(labels)
+        print(f"\nagreement: {agree['statistic']} {agree['kappa']:.3f} over {agree['chunks']} chunks, "
+              f"{agree['reviewers']} reviewers")  # fmt: skip
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     dest = write_demo_corpus(args.dest)
     print(f"demo benchmark written to {dest}; try: sac evaluate --data {dest} --protocol full")
@@ -688,6 +725,15 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--embed-missing", action="store_true", help="embed cells whose embeddings are not cached")
     se.set_defaults(func=cmd_separation)
 
+    rw = sub.add_parser("review", help="review sessions: list, report, export (CSV/JSONL), import (JSONL)")
+    rw.add_argument("action", choices=["list", "report", "export", "import"])
+    rw.add_argument("file", nargs="?", type=Path, help="for import: a JSONL export")
+    rw.add_argument("--session", help="the session's name")
+    rw.add_argument("--out", type=Path, help="for export: a .csv or .jsonl file")
+    rw.add_argument("--db", help="database URL (default: $SAC_REVIEW_DB, else <cache>/review.sqlite)")
+    rw.add_argument("--cache-dir", type=Path, default=None)
+    rw.set_defaults(func=cmd_review)
+
     de = sub.add_parser("demo", help="write the generated demo benchmark to a folder")
     de.add_argument("dest", type=Path)
     de.set_defaults(func=cmd_demo)
@@ -703,7 +749,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (BenchmarkError, SummaryError, ScreenshotError, ValueError, KeyError) as e:
+    except (BenchmarkError, SummaryError, ScreenshotError, rv.ReviewError, ValueError, KeyError) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"sac: error: {message}", file=sys.stderr)
         return 2

@@ -15,6 +15,7 @@ from .resources import (
     tune_lookup,
     workspace,
 )
+from .review_ui import review_db, review_item, review_new_session, review_results
 from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, settings, sidebar, style
 from .widgets import pick_query
 
@@ -35,6 +36,10 @@ __all__ = [
     "progress_callback",
     "registry",
     "require_datasets",
+    "review_db",
+    "review_item",
+    "review_new_session",
+    "review_results",
     "settings",
     "sidebar",
     "style",

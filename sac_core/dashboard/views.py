@@ -17,6 +17,7 @@ from ..engine.metrics import merge_spans
 from ..engine.retrieval import Hit
 from .compare import WrongHit
 from .highlight import segments, to_html
+from .review.db import LABEL_NAMES
 from .text import esc, esc_attr
 from .text import md as md  # re-exported: the pages take the whole text rule from here
 
@@ -53,6 +54,7 @@ table.sac-table th, table.sac-table td { border: 1px solid #e5e7eb; padding: 4px
 table.sac-table th { background: #f9fafb; }
 table.sac-why tr.sac-differs td { background: #fef2f2; }
 table.sac-why td:first-child { color: #6b7280; white-space: nowrap; }
+.sac-hit.sac-current { border-color: #2563eb; box-shadow: 0 0 0 2px #93c5fd; }
 </style>
 """
 
@@ -261,3 +263,14 @@ def wrong_hit_html(why: WrongHit) -> str:
         f"<td>{_cosine(why.with_summary[1])}</td></tr>"
     )
     return f'<table class="sac-table sac-why">{"".join(rows)}</table>'
+
+
+def review_card(ref: str, file_path: str, text: str, start: int, gold: Sequence[Span], show_gold: bool,
+                current: bool = False, label: str | None = None) -> str:  # fmt: skip
+    """A chunk under blind review: where it sits in the column (``A#2``), its document and text;
+    gold characters marked only when the reviewer shows them; its label once given."""
+    shown = gold if show_gold else ()
+    classes = "sac-hit sac-free" + (" sac-current" if current else "")
+    badge = f'<span class="sac-badge partly">{esc(LABEL_NAMES.get(label, label))}</span>' if label else ""
+    head = f'<div class="sac-head"><b>{esc(ref)}</b> <code>{esc(file_path)}</code> {badge}</div>'
+    return f'<div class="{classes}">{head}{chunk_html(file_path, text, start, shown)}</div>'

@@ -16,10 +16,12 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from sqlalchemy import select
 
 from sac_core.dashboard import browser
 from sac_core.dashboard.browser import CHROMIUM, screenshot, settle
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
+from sac_core.dashboard.review.db import Label
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets
 
@@ -291,3 +293,50 @@ def test_a_build_shows_progress_survives_a_reload_can_be_cancelled_and_fills_the
         settle(page)
         assert page.locator(".sac-hit").count() == 2 * 4  # two indexes, k = 4
         assert all(s["state"] == "done" for s in _statuses(cache).values())
+
+
+# --------------------------------------------------------------------------- review
+
+
+def test_labels_given_with_the_keyboard_survive_a_reload(server: str, embed_cache: Path, tmp_path: Path) -> None:
+    from sac_core.dashboard import compare
+    from sac_core.dashboard import review as rv
+    from sac_core.engine.data import load_benchmark
+    from sac_core.engine.summaries import SummaryConfig
+    from sac_core.experiments import RunConfig, Workspace
+
+    demo = ensure_demo_corpus(embed_cache)
+    datasets = available_datasets(demo)
+    bench = load_benchmark(demo, datasets, "full")
+    cols = compare.compare_columns(
+        RunConfig(protocol="full", datasets=datasets, summary=SummaryConfig(provider="file"))
+    )
+    ws = Workspace.open(bench, cols, demo, embed_cache)
+    db = rv.ReviewDB(f"sqlite:///{tmp_path / 'review.sqlite'}")
+    rv.create_session(db, "browser review", "tester", "demo", ws, cols, rv.sample_queries(bench, datasets, 2, 1),
+                      2, 5, {"how": "random"})  # fmt: skip
+    env = {"SAC_CACHE_DIR": str(embed_cache), "SAC_REVIEW_DB": f"sqlite:///{tmp_path / 'review.sqlite'}"}
+    with browser.session(env, tmp_path / "streamlit.log") as (running, page):
+
+        def open_review() -> None:
+            page.goto(f"{running.url}/review")
+            name = page.get_by_label("Your name", exact=False)
+            name.fill("alice")
+            name.press("Enter")
+            page.wait_for_selector(".sac-hit", timeout=60_000)
+            settle(page)
+            page.locator("h1").first.click()  # keys go to the page, not to the name field
+
+        open_review()
+        for _ in range(2):
+            page.keyboard.press("1")  # "relevant" for the outlined chunk, then the next one
+            page.wait_for_timeout(300)
+            settle(page)
+        with db.session() as s:
+            assert len(list(s.scalars(select(Label).where(Label.reviewer == "alice")))) == 2  # two chunks labelled
+        shown = page.locator(".sac-hit .sac-badge").all_inner_texts().count("relevant")
+        assert shown >= 2  # on every card of those chunks (a chunk two methods retrieved shows in both columns)
+        page.reload()
+        open_review()
+        assert page.locator(".sac-hit .sac-badge").all_inner_texts().count("relevant") == shown  # nothing lost
+        assert "Baseline" not in page.locator('[data-testid="stMain"]').inner_text()  # still blind

@@ -482,3 +482,66 @@ def test_compare_explains_a_wrong_document_hit(env):
     assert 'table class="sac-table sac-why"' in html and "query · summary + chunk" in html
     options = at.selectbox(key="cmp_why").options
     assert options and all("#" in o for o in options)
+
+
+# --------------------------------------------------------------------------- Review
+
+METHODS = ("Baseline", "SAC generic", "SAC expert")
+
+
+def _review(name: str = "alice") -> AppTest:
+    at = _app("app_pages/review.py")
+    at.text_input(key="rv_name").input(name).run()
+    return at
+
+
+def _shown_text(at: AppTest) -> str:
+    """Everything the main area writes (markdown, captions, headings, notices, widget labels and options)."""
+    parts = [e.value for e in (*at.main.markdown, *at.main.caption, *at.main.subheader, *at.main.info,
+                                *at.main.success, *at.main.warning)]  # fmt: skip
+    parts.extend(str(p.proto.text) for p in at.main.get("progress"))
+    for widget in (*at.main.selectbox, *at.main.segmented_control, *at.main.button, *at.main.text_input):
+        parts.append(str(widget.label))
+        parts.extend(str(o) for o in getattr(widget, "options", []) or [])
+    return "\n".join(parts)
+
+
+def test_a_short_blind_review_session_and_its_resume(env, tmp_path, monkeypatch):
+    monkeypatch.setenv("SAC_REVIEW_DB", f"sqlite:///{tmp_path / 'review.sqlite'}")
+    at = _review()
+    at.segmented_control(key="rv_mode").set_value("New session").run()
+    at.text_input(key="rv_new_name").input("demo review").run()
+    at.number_input(key="rv_new_size").set_value(2).run()
+    at.slider(key="rv_new_k").set_value(2).run()
+    next(b for b in at.button if b.key == "rv_create").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = _shown_text(at)
+    assert "0 of 2 queries done" in text
+    assert not [m for m in METHODS if m in text]  # blind: no method name anywhere before a preference
+
+    labels = [w for w in at.segmented_control if w.key.startswith("rv_label::")]
+    assert labels
+    labels[0].set_value("relevant").run()  # by mouse
+    next(b for b in at.button if b.key == "rv_key::1").click().run()  # by keyboard ("2": partly relevant)
+    assert not at.exception
+    stored = {w.key: w.value for w in at.segmented_control if w.key.startswith("rv_label::")}
+    assert list(stored.values())[:2] == ["relevant", "partly"]
+    assert not [m for m in METHODS if m in _shown_text(at)]
+
+    pref = next(w for w in at.segmented_control if w.key.startswith("rv_pref::"))
+    pref.set_value("A").run()
+    next(b for b in at.button if b.key.startswith("rv_save_pref::")).click().run()
+    assert any("The columns were" in s.value for s in at.success)
+    assert any(m in _shown_text(at) for m in METHODS)  # now revealed
+
+    again = _review()  # a new browser session: everything was committed
+    assert not again.exception
+    resumed = {w.key: w.value for w in again.segmented_control if w.key.startswith("rv_label::")}
+    assert {k: v for k, v in resumed.items() if v} == {k: v for k, v in stored.items() if v}
+    assert any("The columns were" in s.value for s in again.success)
+    other = _review("bob")  # another reviewer: blind again
+    assert not [m for m in METHODS if m in _shown_text(other)]
+
+    again.segmented_control(key="rv_mode").set_value("Results").run()
+    assert not again.exception and len(again.dataframe) == 2
+    assert [d.label for d in again.get("download_button")] == ["Export 3 rows (CSV)", "Export 3 rows (JSONL)"]

@@ -11,15 +11,17 @@ from .sessions import (
     SessionError,
     blind_order,
     create_session,
+    document_text,
     flipped_sample,
     item_view,
+    method_of,
     progress,
     sample_queries,
     session_by_name,
     set_label,
     set_preference,
 )
-from .transfer import export, import_jsonl
+from .transfer import export, export_bytes, import_jsonl
 
 __all__ = [
     "DB_ENV",
@@ -37,11 +39,14 @@ __all__ = [
     "by_method",
     "create_session",
     "default_url",
+    "document_text",
     "export",
+    "export_bytes",
     "flipped_sample",
     "import_jsonl",
     "item_view",
     "label_table",
+    "method_of",
     "preference_table",
     "progress",
     "safe_url",

@@ -11,12 +11,14 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import pandas as pd
 from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ...engine.data import Benchmark, Query
+from ...engine.data import Benchmark, Query, Span, read_document
 from ...experiments import Column, Workspace
 from ...experiments.significance import flipped_queries
 from .db import LABELS, TIE, Label, Preference, ReviewChunk, ReviewDB, ReviewItem, ReviewSession, now
@@ -170,6 +172,10 @@ class ItemView:
     methods: Mapping[str, str] | None  # letter → method name: only once a preference is given
 
     @property
+    def gold_spans(self) -> list[Span]:
+        return [Span(fp, start, end) for fp, start, end in self.gold]
+
+    @property
     def chunks(self) -> list[ChunkView]:
         """Every chunk once, in the order shown (column A first)."""
         return [c for _, chunks in self.columns for c in chunks if c.first is None]
@@ -235,9 +241,24 @@ def progress(db: ReviewDB, session_id: int, reviewer: str) -> Progress:
     return Progress(len(items), len(done), len(labelled), len(preferred), open_[0] if open_ else None)
 
 
+def method_of(db: ReviewDB, item_id: int, letter: str) -> str:
+    """The method behind a column letter of one query (to store a preference; never shown before)."""
+    with db.session() as s:
+        item = s.get(ReviewItem, item_id)
+        if item is None or letter not in LETTERS[: len(item.order)]:
+            raise SessionError(f"no column {letter!r} in this query")
+        return str(item.order[LETTERS.index(letter)])
+
+
 def session_by_name(db: ReviewDB, name: str) -> ReviewSession:
     with db.session() as s:
         session = s.scalar(select(ReviewSession).where(ReviewSession.name == name))
         if session is None:
             raise SessionError(f"no review session named {name!r}")
         return session
+
+
+@lru_cache(maxsize=256)
+def document_text(data_dir: Path, file_path: str) -> str:
+    """The text of a reviewed document (read once per server)."""
+    return read_document(Path(data_dir), file_path).text

@@ -38,22 +38,27 @@ def rows(db: ReviewDB, name: str) -> Iterator[dict]:
                "choice": r.choice, "note": "", "gold_shown": bool(r.gold_shown), "at": r.at.isoformat()}  # fmt: skip
 
 
-def export(db: ReviewDB, name: str, path: Path) -> int:
-    """Write session ``name`` to ``path`` (``.csv`` or ``.jsonl``); the number of rows."""
+def export_bytes(db: ReviewDB, name: str, fmt: str) -> tuple[bytes, int]:
+    """Session ``name`` as CSV or JSONL (``fmt``), and the number of rows."""
     data = list(rows(db, name))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".csv":
+    if fmt == "csv":
         frame = pd.DataFrame(data, columns=list(FIELDS))
         frame["methods"] = [json.dumps(m, ensure_ascii=False) for m in frame["methods"]]
-        frame.to_csv(path, index=False)
-    elif path.suffix == ".jsonl":
-        with path.open("w", encoding="utf-8") as f:
-            for row in data:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    else:
+        return frame.to_csv(index=False).encode("utf-8"), len(data)
+    if fmt == "jsonl":
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in data).encode("utf-8"), len(data)
+    raise SessionError(f"export to csv or jsonl, not {fmt!r}")
+
+
+def export(db: ReviewDB, name: str, path: Path) -> int:
+    """Write session ``name`` to ``path`` (``.csv`` or ``.jsonl``); the number of rows."""
+    path = Path(path)
+    if path.suffix not in (".csv", ".jsonl"):
         raise SessionError(f"{path}: export to .csv or .jsonl")
-    return len(data)
+    content, count = export_bytes(db, name, path.suffix[1:])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    return count
 
 
 def import_jsonl(db: ReviewDB, path: Path) -> dict[str, int]:

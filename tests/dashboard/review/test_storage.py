@@ -196,3 +196,22 @@ def test_the_password_never_shows(clean_postgres):
         rv.ReviewDB(wrong)
     assert "not-the-" + password not in str(info.value) and "***" in str(info.value)
     assert password not in repr(rv.ReviewDB(postgres_url))
+
+
+def test_the_cli_lists_reports_exports_and_imports(workspace, tmp_path, capsys):
+    from sac_core.cli import main
+
+    url = f"sqlite:///{tmp_path / 'cli.sqlite'}"
+    db = rv.ReviewDB(url)
+    sid = _session(db, workspace, size=2)
+    view = rv.item_view(db, sid, 0, "alice")
+    rv.set_label(db, view.chunks[0].chunk_id, "alice", "relevant")
+    assert main(["review", "list", "--db", url]) == 0
+    assert "s1" in capsys.readouterr().out
+    assert main(["review", "report", "--session", "s1", "--db", url]) == 0
+    report = capsys.readouterr().out
+    assert "by method" in report and "Baseline" in report
+    assert main(["review", "export", "--session", "s1", "--db", url, "--out", str(tmp_path / "x.jsonl")]) == 0
+    assert main(["review", "import", str(tmp_path / "x.jsonl"), "--db", url]) == 0
+    assert "imported 1 labels" in capsys.readouterr().out
+    assert main(["review", "report", "--session", "nope", "--db", url]) == 2  # a clear error, exit 2

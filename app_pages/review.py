@@ -1,0 +1,64 @@
+"""Review: legal experts judge each method's top-k blind (columns A, B, C), stored in a database."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_pages import shared as ui
+from sac_core.dashboard import review as rv
+from sac_core.dashboard import views
+
+s = ui.settings()
+st.title("Review: judge the retrieved chunks, blind")
+db = ui.review_db(s)
+st.caption(
+    "Each query shows the top-k of every method under review as columns A, B, C … in an order shuffled per "
+    f"query: which method a letter is appears only after you state a preference. Labels are saved at once, in "
+    f"{views.md(rv.safe_url(db.url))}."
+)
+reviewer = st.text_input("Your name (stored with every label)", key="rv_name", max_chars=100).strip()
+if not reviewer:
+    st.info("Enter your name to start or resume a review session.")
+    st.stop()
+if opened := st.session_state.pop("rv_open", None):  # a session just created: open it for review
+    st.session_state["rv_mode"], st.session_state["rv_session"] = "Review", opened
+mode = st.segmented_control("", ["Review", "New session", "Results"], key="rv_mode", default="Review",
+                            label_visibility="collapsed")  # fmt: skip
+sessions = db.sessions()
+
+if mode == "New session":
+    ui.review_new_session(s, db, reviewer)
+    st.stop()
+if not sessions:
+    st.info("No review session yet: make one under **New session**.")
+    st.stop()
+names = [x.name for x in sessions]
+name = st.selectbox("Session", names, index=len(names) - 1, key="rv_session", format_func=str)
+session = next(x for x in sessions if x.name == name)
+
+if mode == "Results":
+    ui.review_results(db, session)
+    st.stop()
+
+progress = rv.progress(db, session.id, reviewer)
+key = f"rv_pos::{session.id}"
+if key not in st.session_state:  # resume where this reviewer stopped
+    st.session_state[key] = progress.next_open if progress.next_open is not None else 0
+position = int(st.session_state[key])
+st.progress(progress.done / progress.items if progress.items else 0.0,
+            text=f"{progress.done} of {progress.items} queries done · {progress.labels} labels · "
+                 f"{progress.preferences} preferences · you are on query {position + 1}")  # fmt: skip
+nav = st.columns([1, 1, 1, 4])
+if nav[0].button("◀ Back", key="rv_back", shortcut="b", disabled=position == 0):
+    st.session_state[key] = position - 1
+    st.rerun()
+if nav[1].button("Skip ▶", key="rv_skip", shortcut="n", disabled=position >= progress.items - 1):
+    st.session_state[key] = position + 1
+    st.rerun()
+if nav[2].button("Next open", key="rv_open", disabled=progress.next_open is None):
+    st.session_state[key] = progress.next_open
+    st.rerun()
+show_gold = nav[3].toggle("Show gold spans (recorded with your labels)", key="rv_gold")
+
+view = rv.item_view(db, session.id, position, reviewer)
+ui.review_item(s, db, reviewer, view, show_gold)

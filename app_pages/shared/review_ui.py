@@ -1,0 +1,167 @@
+"""Shared UI (not a page): the pieces of the Review page: the database, a new session, one query
+under blind review (mouse or keyboard), and the results."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from sac_core.dashboard import compare, curves, state, views
+from sac_core.dashboard import registry as shared
+from sac_core.dashboard import review as rv
+
+from .resources import LOAD_ERRORS, benchmark, registry, workspace
+
+SHORTCUTS = "12345"  # keys of the label buttons, in the order of rv.LABELS
+
+
+def review_db(s: state.Settings) -> rv.ReviewDB:
+    """The review database of this server ($SAC_REVIEW_DB or a SQLite file under the cache)."""
+    url = rv.default_url(s.cache_dir)
+    try:
+        return registry().get(shared.resource_key("review-db", url), lambda: rv.ReviewDB(url))
+    except rv.ReviewError as e:
+        st.error(views.md(e))
+        st.stop()
+
+
+def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> None:
+    """A named sample of queries, 2–5 of the built indexes and k: retrieved now, stored for review."""
+    bench = benchmark(s)
+    ws, _pending = workspace(s, compare.compare_columns(s.base_config()))
+    if ws is None:
+        st.stop()
+    name = st.text_input("Session name", key="rv_new_name", max_chars=200).strip()
+    methods = st.multiselect("Methods under review (2 to 5 of the built indexes)", [c.name for c in ws.columns],
+                             default=[c.name for c in ws.columns], key="rv_new_methods")  # fmt: skip
+    k = st.slider("k (chunks per method and query)", 1, 10, 5, key="rv_new_k")
+    how = st.radio("Queries", ["a random sample", "queries that flipped between two sweep cells"], key="rv_new_how",
+                   horizontal=True)  # fmt: skip
+    row = st.columns(3)
+    size = int(row[0].number_input("How many", 1, 500, 20, key="rv_new_size"))
+    seed = int(row[1].number_input("Seed (sample and blind order)", 0, 10**6, 1, key="rv_new_seed"))
+    if how == "a random sample":
+        datasets = row[2].multiselect("Datasets", list(bench.datasets), default=list(bench.datasets),
+                                      key="rv_new_datasets")  # fmt: skip
+        queries = rv.sample_queries(ws.bench, datasets, size, seed)
+        sample: dict[str, object] = {"how": "random", "datasets": datasets, "size": size, "seed": seed}
+    else:
+        folders = [f for f in curves.list_sweeps([curves.results_root(), curves.demo_results_root(s.cache_dir)])
+                   if f.per_query.is_file()]  # fmt: skip
+        if not folders:
+            st.warning("No sweep with per-query results: run a sweep first, or take a random sample.")
+            st.stop()
+        folder = row[2].selectbox("Sweep", folders, format_func=lambda f: f.name, key="rv_new_sweep")
+        table = curves.load_folder(folder).drop_duplicates("cell")
+        labels = {c: f"{v} · chunk {cs} · weight {w:g}" for c, v, cs, w in
+                  zip(table["cell"], table["variant"], table["chunk_size"], table["semantic_weight"])}  # fmt: skip
+        pick = st.columns(4)
+        cell_a = pick[0].selectbox("Cell a", list(labels), format_func=labels.get, key="rv_new_a")
+        cell_b = pick[1].selectbox("Cell b", list(labels), index=min(1, len(labels) - 1), format_func=labels.get,
+                                   key="rv_new_b")  # fmt: skip
+        metric = pick[2].selectbox("Metric", curves.METRICS, key="rv_new_metric")
+        at_k = pick[3].selectbox("at k", [1, 2, 4, 8, 16, 32, 64], index=3, key="rv_new_atk")
+        per_query = curves.pd.read_csv(folder.per_query)
+        queries = rv.flipped_sample(ws.bench, per_query, cell_a, cell_b, metric, at_k, size, seed)
+        sample = {"how": "flipped", "sweep": folder.name, "a": labels[cell_a], "b": labels[cell_b],
+                  "metric": metric, "k": at_k, "size": size, "seed": seed}  # fmt: skip
+    st.caption(f"{len(queries)} queries in this sample.")
+    if st.button("Create the session", type="primary", key="rv_create", disabled=not name or len(queries) == 0):
+        chosen = [c for c in ws.columns if c.name in methods]
+        data = f"{s.source.data_dir.name} · {s.protocol} · {', '.join(s.datasets)}"
+        try:
+            with st.spinner("Retrieving every query through every method …"):
+                rv.create_session(db, name, reviewer, data, ws, chosen, queries, k, seed, sample)
+        except (rv.SessionError, *LOAD_ERRORS) as e:
+            st.error(views.md(e))
+            st.stop()
+        st.session_state["rv_open"] = name  # applied before the widgets of the next run (see the page)
+        st.rerun()
+
+
+def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool) -> None:
+    label = st.session_state.get(f"rv_label::{chunk_id}")
+    note = st.session_state.get(f"rv_note::{chunk_id}", "")
+    if label:
+        rv.set_label(db, chunk_id, reviewer, label, note, gold_shown)
+
+
+def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
+    """One query: the blind columns with a label per chunk, the preference, and keyboard labelling."""
+    st.markdown(views.query_html(view.query_id, view.query_text), unsafe_allow_html=True)
+    chunks = view.chunks
+    target = next((c for c in chunks if c.chunk_id not in view.labels), None)  # the outlined chunk
+    keys = st.columns(len(rv.LABELS))
+    for n, (label, shortcut, cell) in enumerate(zip(rv.LABELS, SHORTCUTS, keys)):
+        if cell.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
+                       disabled=target is None) and target is not None:  # fmt: skip
+            rv.set_label(db, target.chunk_id, reviewer, label, "", show_gold)
+            st.session_state[f"rv_label::{target.chunk_id}"] = label
+            st.rerun()
+    st.caption(
+        "Keys 1–5 label the outlined chunk (the first one not labelled yet); N skips to the next query, B goes back."
+        if target is not None
+        else "Every chunk of this query is labelled; click a label to change it."
+    )
+    current = target.chunk_id if target is not None else None
+    for (letter, column), cell in zip(view.columns, st.columns(len(view.columns))):
+        with cell:
+            st.markdown(f"#### {letter}")
+            for c in column:
+                text = rv.document_text(s.source.data_dir, c.file_path)[c.start : c.end]
+                label = view.labels.get(c.chunk_id, (None, ""))[0]
+                card = views.review_card(f"{letter}#{c.rank}", c.file_path, text, c.start, view.gold_spans, show_gold,
+                                         c.chunk_id == current, label)  # fmt: skip
+                st.markdown(card, unsafe_allow_html=True)
+                if c.first is not None:
+                    st.caption(f"The same chunk as {c.first}: labelled there.")
+                    continue
+                label_key = f"rv_label::{c.chunk_id}"
+                if label_key not in st.session_state and label is not None:
+                    st.session_state[label_key] = label
+                st.segmented_control(
+                    "Label", rv.LABELS, key=label_key, format_func=rv.LABEL_NAMES.get, label_visibility="collapsed",
+                    on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold),
+                )  # fmt: skip
+                note_key = f"rv_note::{c.chunk_id}"
+                if note_key not in st.session_state:
+                    st.session_state[note_key] = view.labels.get(c.chunk_id, (None, ""))[1]
+                st.text_input("Note", key=note_key, placeholder="note (optional)", label_visibility="collapsed",
+                              on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold))  # fmt: skip
+    st.subheader("Which column answers the query best?")
+    letters = [letter for letter, _ in view.columns]
+    pref_key = f"rv_pref::{view.item_id}"
+    if pref_key not in st.session_state and view.preference is not None:
+        st.session_state[pref_key] = view.preference
+    choice = st.segmented_control("Preference", [*letters, rv.TIE], key=pref_key, label_visibility="collapsed")
+    if st.button("Save the preference", key=f"rv_save_pref::{view.item_id}", disabled=choice is None):
+        method = rv.TIE if choice == rv.TIE else rv.method_of(db, view.item_id, str(choice))
+        rv.set_preference(db, view.item_id, reviewer, method, show_gold)
+        st.rerun()
+    if view.methods is not None:
+        shown = " · ".join(f"{letter} = {views.md(method)}" for letter, method in view.methods.items())
+        st.success(f"Your preference: {view.preference}. The columns were: {shown}.")
+
+
+def review_results(db: rv.ReviewDB, session: object) -> None:
+    """The session's results: by method, preferences, agreement, and the exports."""
+    labels = rv.label_table(db, session.id)  # type: ignore[attr-defined]
+    prefs = rv.preference_table(db, session.id)  # type: ignore[attr-defined]
+    methods = [m["name"] for m in session.methods]  # type: ignore[attr-defined]
+    st.subheader("By method")
+    st.dataframe(rv.by_method(labels, methods), hide_index=True, width="stretch")
+    st.caption("judged_relevant: share of the method's labelled chunks judged relevant or partly relevant (can't "
+               "tell left out); gold_precision: characters of the same chunks inside gold spans; relevant_not_gold: "
+               "chunks judged relevant or partly relevant that no gold span touches.")  # fmt: skip
+    st.subheader("Preferences")
+    st.dataframe(rv.win_rates(prefs, methods), hide_index=True, width="stretch")
+    agree = rv.agreement(labels)
+    st.subheader("Agreement between reviewers")
+    st.write(f"{agree['statistic']}: {agree['kappa']:.3f} over {agree['chunks']} chunks labelled by all "
+             f"{agree['reviewers']} reviewers" if agree["chunks"] else "Fewer than two reviewers labelled the same "
+             "chunks yet.")  # fmt: skip
+    name = session.name  # type: ignore[attr-defined]
+    row = st.columns(2)
+    for fmt, cell in zip(("csv", "jsonl"), row):
+        content, count = rv.export_bytes(db, name, fmt)
+        cell.download_button(f"Export {count} rows ({fmt.upper()})", content, file_name=f"review-{name}.{fmt}",
+                             key=f"rv_export::{fmt}")  # fmt: skip
