@@ -1,4 +1,4 @@
-"""Compare: one query through every index side by side (baseline, SAC generic, SAC expert)."""
+"""Compare: one query through 2-5 retrieval methods side by side (default: baseline, SAC generic, SAC expert)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,23 @@ st.caption(
     "(DRM). Highlighted text lies inside a gold span; the rest is muted."
 )
 ui.require_datasets(s)
-ws, _pending = ui.workspace(s, compare.compare_columns(s.base_config()))
+base = s.base_config()
+choices = compare.method_choices(base)
+if "cmp_methods" not in st.session_state or any(m not in choices for m in st.session_state["cmp_methods"]):
+    st.session_state["cmp_methods"] = list(compare.parse_methods(st.query_params.get(compare.PARAM_COLUMNS), base))
+methods = st.multiselect(
+    f"Methods side by side ({compare.MIN_COLUMNS}-{compare.MAX_COLUMNS}; the README's \"Beyond SAC\" explains each)",
+    list(choices), key="cmp_methods", format_func=lambda key: choices[key], max_selections=compare.MAX_COLUMNS,
+)  # fmt: skip
+if len(methods) < compare.MIN_COLUMNS:
+    st.warning(f"Pick at least {compare.MIN_COLUMNS} methods; showing the default columns meanwhile.")
+    methods = list(compare.default_methods(base))
+ws, _pending = ui.workspace(s, compare.compare_columns(base, methods))
 if ws is None:  # nothing built yet: the build panel above shows the progress
     st.stop()
 
 query, asked, k = ui.pick_query(ws)
+st.query_params[compare.PARAM_COLUMNS] = ",".join(methods)  # the URL keeps the choice
 st.markdown(views.query_html(None if query is None else query.query_id, asked), unsafe_allow_html=True)
 
 results = ws.search(asked, int(k), query)

@@ -57,6 +57,17 @@ if ask:
             st.markdown(views.summary_box_html(summary), unsafe_allow_html=True)
             st.caption(f"{len(summary)} characters")
 
+entities, sections = documents.entity_rows(doc.text), documents.section_rows(doc.text)
+left, right = st.columns(2)
+with left:
+    st.subheader(f"Legal entities ({len(entities)})")
+    st.caption("Read by rules and eyecite from the text; the entity signal matches a query against them.")
+    st.dataframe(entities, hide_index=True, width="stretch", height=260)
+with right:
+    st.subheader(f"Sections ({len(sections)})")
+    st.caption("Cut at headings and numbering; section routing ranks them by their opening text.")
+    st.dataframe(sections, hide_index=True, width="stretch", height=260)
+
 st.subheader(f"Gold spans ({len(pairs)})")
 if pairs:
     st.dataframe(

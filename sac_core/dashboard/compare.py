@@ -5,7 +5,7 @@ span every index found. Names the page needs from elsewhere are re-exported (``i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -15,26 +15,46 @@ from ..engine.data import Benchmark, Span
 from ..engine.data import Query as Query
 from ..engine.embedding import Embedder as Embedder
 from ..engine.entities import extract_entities
-from ..engine.retrieval import Hit, Retriever, as_spans, augment
+from ..engine.retrieval import Hit, Retriever, Signals, as_spans, augment
 from ..engine.summaries import CostEstimate, SummaryConfig, estimate_cost
 from ..engine.summaries import SummaryError as SummaryError
 from ..engine.summaries import load_prompt as load_prompt
-from ..experiments import Column, ColumnResult, RunConfig, default_columns
+from ..experiments import DEFAULT_METHODS, Column, ColumnResult, RunConfig, method_catalogue
 from ..experiments import Workspace as Workspace
 from ..experiments.index_store import document_summaries, load_retriever
+from ..experiments.signals import with_signals
 from .builds import BuildJob
 from .highlight import covered
 
+MIN_COLUMNS, MAX_COLUMNS = 2, 5
+PARAM_COLUMNS = "cols"  # URL parameter: comma-separated method keys
 
-def compare_columns(base: RunConfig) -> tuple[Column, ...]:
-    """The indexes shown side by side. The extractive provider ignores the prompt, so it gets one
-    SAC column instead of two identical ones."""
-    if base.summary.provider == "extractive":
-        return (
-            Column("Baseline", base.with_(method="baseline")),
-            Column("SAC extractive", base.with_(method="sac", summary=replace(base.summary, prompt="generic"))),
-        )
-    return default_columns(base)
+
+def method_choices(base: RunConfig) -> dict[str, str]:
+    """``method key → display name`` of every method a user can put in a column."""
+    return {key: name for key, (name, _config) in method_catalogue(base).items()}
+
+
+def parse_methods(raw: str | None, base: RunConfig) -> tuple[str, ...]:
+    """Method keys from the URL (``cols=baseline,doc-aware``): unknown keys dropped, at most
+    five; fewer than two known keys → the default columns."""
+    known = method_catalogue(base)
+    keys = tuple(dict.fromkeys(k.strip() for k in (raw or "").split(",") if k.strip() in known))[:MAX_COLUMNS]
+    return keys if len(keys) >= MIN_COLUMNS else default_methods(base)
+
+
+def default_methods(base: RunConfig) -> tuple[str, ...]:
+    known = method_catalogue(base)
+    return tuple(k for k in DEFAULT_METHODS if k in known)
+
+
+def compare_columns(base: RunConfig, methods: Sequence[str] | None = None) -> tuple[Column, ...]:
+    """The indexes shown side by side: ``methods`` (keys of :func:`method_choices`, default
+    baseline / SAC generic / SAC expert). The extractive provider ignores the prompt, so it gets
+    one SAC column instead of two identical ones."""
+    catalogue = method_catalogue(base)
+    keys = [k for k in (methods or default_methods(base)) if k in catalogue]
+    return tuple(Column(catalogue[k][0], catalogue[k][1]) for k in keys)
 
 
 def pending_cost(bench: Benchmark, columns: Sequence[Column], data_dir: Path, cache_dir: Path) -> CostEstimate:
@@ -86,12 +106,13 @@ def open_column(
     retriever = load_retriever(bench, config, cache_dir, embedder, summaries)
     if retriever is None:
         raise NotBuilt(column.name)
-    return retriever, summaries or {}
+    return with_signals(retriever, bench, config, data_dir, cache_dir, embedder, api_key), summaries or {}
 
 
 def index_job(column: Column, data_dir: Path, cache_dir: Path) -> BuildJob:
     """The background build that makes ``column``'s saved index."""
-    return BuildJob("index", Path(data_dir), Path(cache_dir), column.config, f"{column.name} ({column.config.variant})")
+    bare = column.config.with_(signals=Signals())  # signals are retrieval-time: the method's own index
+    return BuildJob("index", Path(data_dir), Path(cache_dir), bare, f"{column.name} ({bare.variant})")
 
 
 # --------------------------------------------------------------------------- why this wrong document

@@ -1,4 +1,5 @@
-"""The Documents page's logic: a document's summaries, and the gold spans that lie in it."""
+"""The Documents page's logic: a document's summaries, its legal entities and sections, and the
+gold spans that lie in it."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from pathlib import Path
 
 from ..engine.chunking import chunk_document as chunk_document
 from ..engine.data import Benchmark, Query, Span
+from ..engine.entities import extract_entities
+from ..engine.retrieval.sections import split_sections
 from ..engine.summaries import SummaryConfig, summarize_documents
 from ..engine.summaries import SummaryError as SummaryError
 
@@ -47,3 +50,22 @@ def gold_by_document(bench: Benchmark) -> dict[str, list[tuple[Query, Span]]]:
 def queries_citing(bench: Benchmark, file_path: str) -> list[tuple[Query, Span]]:
     """Every (query, gold span) of the benchmark that lies in document ``file_path``, in span order."""
     return gold_by_document(bench).get(file_path, [])
+
+
+def entity_rows(text: str) -> list[dict[str, str]]:
+    """The legal entities the entity signal of retrieval matches queries against (one row each)."""
+    return [{"entity": kind, "value": value} for kind, value in extract_entities(text).rows()]
+
+
+def section_rows(text: str) -> list[dict[str, object]]:
+    """The sections the section routing ranks: heading and character span ``[start, end)``."""
+    return [
+        {
+            "section": i,
+            "heading": s.heading or "(opening text)",
+            "start": s.start,
+            "end": s.end,
+            "characters": s.end - s.start,
+        }
+        for i, s in enumerate(split_sections(text), start=1)
+    ]

@@ -5,16 +5,21 @@
   strings; we recover each chunk's position by searching forward from where the previous chunk
   could at the earliest have started, so ``text[start:end] == chunk`` always holds.
 - ``naive``: fixed windows of ``chunk_size`` characters, stepping ``chunk_size - chunk_overlap``.
+- ``paragraph``: whole paragraphs (blank-line separated) packed up to ``chunk_size`` characters;
+  a longer paragraph is split by ``rcts``. No overlap (Rainbow RAG's paragraph chunking).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-CHUNKERS: tuple[str, ...] = ("rcts", "naive")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+CHUNKERS: tuple[str, ...] = ("rcts", "naive", "paragraph")
 RCTS_SEPARATORS: list[str] = ["\n\n", "\n", "!", "?", ".", ":", ";", ",", " ", ""]
 
 
@@ -43,7 +48,43 @@ def chunk_document(
     if chunker == "rcts":
         pieces = _rcts(chunk_size, chunk_overlap).split_text(text)
         return _locate(file_path, text, pieces, chunk_overlap)
+    if chunker == "paragraph":
+        return _paragraphs(file_path, text, chunk_size)
     raise ValueError(f"unknown chunker {chunker!r}; choose one of {', '.join(CHUNKERS)}")
+
+
+def _paragraphs(file_path: str, text: str, chunk_size: int) -> list[Chunk]:
+    """Consecutive paragraphs while they fit in ``chunk_size`` characters (a chunk spans the blank
+    lines between them); an oversized paragraph becomes ``rcts`` chunks of its own."""
+    spans: list[tuple[int, int]] = []  # paragraphs as [start, end), whitespace trimmed
+    position = 0
+    for gap in [*_BLANK_LINE.finditer(text), None]:
+        end = gap.start() if gap else len(text)
+        piece = text[position:end]
+        if piece.strip():
+            start = position + len(piece) - len(piece.lstrip())
+            spans.append((start, position + len(piece.rstrip())))
+        position = gap.end() if gap else len(text)
+    chunks: list[Chunk] = []
+    current: tuple[int, int] | None = None
+    for start, end in spans:
+        if current is not None and end - current[0] <= chunk_size:
+            current = (current[0], end)
+            continue
+        if current is not None:
+            chunks.append(Chunk(file_path, current[0], current[1], text[current[0] : current[1]]))
+            current = None
+        if end - start <= chunk_size:
+            current = (start, end)
+        else:
+            pieces = _rcts(chunk_size, 0).split_text(text[start:end])
+            chunks += [
+                Chunk(file_path, c.start + start, c.end + start, c.text)
+                for c in _locate(file_path, text[start:end], pieces, 0)
+            ]
+    if current is not None:
+        chunks.append(Chunk(file_path, current[0], current[1], text[current[0] : current[1]]))
+    return chunks
 
 
 @lru_cache(maxsize=16)

@@ -14,7 +14,7 @@ from ..engine.data import DATASETS, PROTOCOLS
 from ..engine.embedding import BACKENDS, DEFAULT_MODEL, default_backend, model_id
 from ..engine.indexes import DENSE_KINDS
 from ..engine.metrics import DEFAULT_KS, MODES
-from ..engine.retrieval import METHODS
+from ..engine.retrieval import METHODS, Signals
 from ..engine.summaries import SummaryConfig
 
 
@@ -39,6 +39,9 @@ class RunConfig:
     ann_threshold: int = 1_000_000  # chunks
     hnsw_m: int = 32  # graph links per vector (efConstruction 200)
     ef_search: int = 128  # candidates an HNSW search visits: higher = closer to exact, slower
+    # Document-aware ranking on top of the index (document prior, routing, entities, sections,
+    # expansion, reranking): retrieval-time only, so it shares the index of its method.
+    signals: Signals = field(default_factory=Signals)
 
     # Settings added after results were published: in columns() (and so in cell and index ids) only
     # when they differ from their default, so every published cell keeps its id.
@@ -70,6 +73,11 @@ class RunConfig:
     @property
     def variant(self) -> str:
         """Short name of what is indexed: ``baseline``, ``sac-<provider>-<prompt>-<chars>`` or ``sac-extractive-<chars>``."""
+        return self.index_variant + self.signals.label
+
+    @property
+    def index_variant(self) -> str:
+        """What the chunk index holds, without the retrieval-time signals."""
         if self.method == "baseline":
             return "baseline"
         s = self.summary
@@ -83,12 +91,14 @@ class RunConfig:
         flat = {
             k: v
             for k, v in asdict(self).items()
-            if k not in ("summary", "ks", "datasets") and not (k in self.LATER and v == defaults[k])
+            if k not in ("summary", "ks", "datasets", "signals") and not (k in self.LATER and v == defaults[k])
         }
         flat.update(datasets=",".join(self.datasets), model=model_id(self.model), variant=self.variant)
-        sac = self.method == "sac"
+        summaries = self.method == "sac" or self.signals.uses_summaries
         for key, value in self.summary.columns().items():
-            flat[f"summary_{key}"] = value if sac else None
+            flat[f"summary_{key}"] = value if summaries else None
+        for key, value in self.signals.changed().items():  # only when set: published cells keep their ids
+            flat[f"signals_{key}"] = value
         return flat
 
     def with_(self, **changes: object) -> RunConfig:

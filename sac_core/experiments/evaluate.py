@@ -14,6 +14,7 @@ from ..engine.metrics import mean_by_dataset, score_run
 from ..engine.retrieval import Retriever, as_spans
 from .config import RunConfig
 from .index_store import document_summaries, open_retriever
+from .signals import with_signals
 
 
 @dataclass
@@ -56,6 +57,7 @@ def evaluate(
     t0 = time.perf_counter()
     embedder = embedder or Embedder(config.model, cache_dir, backend=config.backend)
     retriever = open_retriever(bench, config, cache_dir, embedder, summaries, progress, save=save_index)
+    retriever = with_signals(retriever, bench, config, data_dir, cache_dir, embedder, api_key)
     pool = retriever.pool
     seconds["index"] = time.perf_counter() - t0
     t0 = time.perf_counter()

@@ -28,7 +28,7 @@ from ..engine.data import Benchmark
 from ..engine.embedding import Embedder, model_id
 from ..engine.embedding.models import packaged_version
 from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index, text_sha256
-from ..engine.retrieval import Pool, Retriever, augment, build_pool
+from ..engine.retrieval import Pool, Retriever, Signals, augment, build_pool
 from ..engine.summaries import summarize_documents
 from .config import RunConfig
 
@@ -58,8 +58,10 @@ def make_pool(bench: Benchmark, config: RunConfig, summaries: Mapping[str, str] 
 
 
 def index_settings(config: RunConfig) -> dict[str, object]:
-    """The settings that decide an index's content (see the module docstring)."""
-    return {k: v for k, v in config.columns().items() if k not in RETRIEVAL_ONLY}
+    """The settings that decide an index's content (see the module docstring); retrieval-time
+    signals share their method's index."""
+    bare = config.with_(signals=Signals())
+    return {k: v for k, v in bare.columns().items() if k not in RETRIEVAL_ONLY}
 
 
 def index_key(config: RunConfig) -> str:

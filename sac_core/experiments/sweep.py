@@ -38,6 +38,7 @@ from tqdm.auto import tqdm
 from ..engine.data import Benchmark, load_benchmark
 from ..engine.embedding import Embedder, shared_embedder
 from ..engine.metrics import METRICS
+from ..engine.retrieval import Signals
 from ..engine.summaries import SummaryConfig
 from .config import RunConfig
 from .evaluate import evaluate
@@ -68,11 +69,14 @@ def _coerce(name: str, value: object, cls: type) -> object:
 
 
 def _apply(config: RunConfig, settings: dict[str, object], where: str) -> RunConfig:
-    summary_changes = {k.split(".", 1)[1]: v for k, v in settings.items() if k.startswith("summary.")}
-    run_changes = {k: v for k, v in settings.items() if not k.startswith("summary.")}
+    nested = {"summary.": SummaryConfig, "signals.": Signals}
+    changes = {prefix: {k[len(prefix) :]: v for k, v in settings.items() if k.startswith(prefix)} for prefix in nested}
+    run_changes = {k: v for k, v in settings.items() if not k.startswith(tuple(nested))}
     try:
-        summary = replace(config.summary, **{k: _coerce(k, v, SummaryConfig) for k, v in summary_changes.items()})  # type: ignore[arg-type]
-        return replace(config, summary=summary, **{k: _coerce(k, v, RunConfig) for k, v in run_changes.items()})  # type: ignore[arg-type]
+        summary = replace(config.summary, **{k: _coerce(k, v, SummaryConfig) for k, v in changes["summary."].items()})  # type: ignore[arg-type]
+        signals = replace(config.signals, **{k: _coerce(k, v, Signals) for k, v in changes["signals."].items()})  # type: ignore[arg-type]
+        run = {k: _coerce(k, v, RunConfig) for k, v in run_changes.items()}
+        return replace(config, summary=summary, signals=signals, **run)  # type: ignore[arg-type]
     except (SweepError, ValueError, TypeError) as e:
         raise SweepError(f"{where}: {e}") from None
 
@@ -91,7 +95,7 @@ def load_sweep(path: Path) -> Sweep:
         axes = {k: (v if isinstance(v, list) else [v]) for k, v in grid.items()}
         for values in itertools.product(*axes.values()):
             cell = _apply(base, dict(zip(axes, values)), f"{path} [[grid]] #{n}")
-            if cell.method == "baseline":
+            if cell.method == "baseline" and not cell.signals.uses_summaries:
                 cell = replace(cell, summary=base.summary)  # summary axes do not change a baseline
             cells.setdefault(cell)
     return Sweep(raw.get("name", path.stem), tuple(cells))

@@ -21,6 +21,7 @@ from ..engine.metrics import score_query
 from ..engine.retrieval import Hit, Retriever, as_spans
 from .config import RunConfig
 from .index_store import document_summaries, open_retriever
+from .signals import with_signals
 
 Progress = Callable[[float, str], None]  # (fraction done 0..1, message)
 
@@ -96,7 +97,8 @@ class Workspace:
             step = lambda done, total, i=i, name=col.name, share=share: report(
                 (i + done / max(total, 1)) * share, f"{name}: embedding {done:,}/{total:,} chunks"
             )
-            retrievers[col.name] = open_retriever(bench, cfg, cache_dir, embedder, sac, False, step, save)
+            retriever = open_retriever(bench, cfg, cache_dir, embedder, sac, False, step, save)
+            retrievers[col.name] = with_signals(retriever, bench, cfg, data_dir, cache_dir, embedder, api_key)
         report(1.0, "ready")
         return cls(bench, columns, retrievers, summaries)
 

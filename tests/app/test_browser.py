@@ -62,7 +62,14 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str, tmp
         page.goto(f"{server}/documents")
         page.wait_for_selector(".sac-doc", timeout=BUILD_TIMEOUT)
         nav = page.locator('[data-testid="stSidebarNav"] a').all_inner_texts()
-        assert [n.strip().split("\n")[-1] for n in nav] == ["Compare", "Curves", "Tune", "Map", "Documents", "Review"], nav
+        assert [n.strip().split("\n")[-1] for n in nav] == [
+            "Compare",
+            "Curves",
+            "Tune",
+            "Map",
+            "Documents",
+            "Review",
+        ], nav
 
         page.goto(f"{server}/?dataset=demo_nda&q=demo_nda%2F1&k=3")
         page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)

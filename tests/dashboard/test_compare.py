@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sac_core.dashboard import compare as state
@@ -52,3 +54,16 @@ def test_a_wrong_document_hit_is_explained_with_both_documents_and_cosines(demo_
     assert with_gold is not None and with_wrong is not None and with_gold > with_wrong  # the summary tips it
     html = views.wrong_hit_html(why)
     assert 'class="sac-differs"' in html and html.count("<tr") == 2 + 4 + 2
+
+
+def test_the_user_picks_two_to_five_methods_and_the_url_keeps_them():
+    base = RunConfig(summary=SummaryConfig(provider="file"))
+    assert state.parse_methods("baseline,doc-aware", base) == ("baseline", "doc-aware")
+    assert state.parse_methods("doc-aware", base) == ("baseline", "sac-generic", "sac-expert")  # one: default
+    assert state.parse_methods("nope,<script>,baseline,sac-prior", base) == ("baseline", "sac-prior")
+    many = ",".join(state.method_choices(base))
+    assert len(state.parse_methods(many, base)) == state.MAX_COLUMNS
+    cols = state.compare_columns(base, ["doc-aware", "baseline"])
+    assert [c.name for c in cols] == ["Document-aware", "Baseline"]
+    job = state.index_job(cols[0], Path("d"), Path("c"))
+    assert not job.config.signals.active  # the build is the baseline's own index

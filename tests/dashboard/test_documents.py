@@ -38,3 +38,18 @@ def test_document_summaries_for_reads_the_summary_file(demo_dir, tmp_path):
 def test_summary_prompts():
     assert state.summary_prompts("extractive") == ("generic",)
     assert state.summary_prompts("openai") == ("generic", "expert")
+
+
+def test_entity_and_section_rows_for_the_documents_page():
+    text = (
+        "MUTUAL NON-DISCLOSURE AGREEMENT\n\nThis Agreement is made between Kestrel Aerospace Inc. (\"Kestrel\") and "
+        "Lumen Optics LLC (\"Lumen\").\n\n" + "Recitals. " * 50 + "\n1. Confidentiality\n" + "Secret. " * 80
+        + "\nThis Agreement shall be governed by the laws of the State of Delaware.\n"
+    )  # fmt: skip
+    entities = state.entity_rows(text)
+    kinds = {row["entity"] for row in entities}
+    assert {"title", "party", "governing law"} <= kinds
+    assert {"entity": "governing law", "value": "Delaware"} in entities
+    sections = state.section_rows(text)
+    assert sections[0]["start"] == 0 and sections[-1]["end"] == len(text)
+    assert any(row["heading"] == "1. Confidentiality" for row in sections)

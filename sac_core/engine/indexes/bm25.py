@@ -31,9 +31,13 @@ class BM25Index:
     def __len__(self) -> int:
         return self.size
 
-    def search(self, query: str, k: int) -> Ranked:
+    def scores(self, query: str) -> np.ndarray:
+        """The BM25 score of every indexed text for ``query`` (0 where no query word occurs)."""
         tokens = [t for t in tokenize(query) if t in self.bm25.vocab_dict]
-        scores = self.bm25.get_scores(tokens) if tokens else np.zeros(self.size, np.float32)
+        return np.asarray(self.bm25.get_scores(tokens), dtype=np.float32) if tokens else np.zeros(self.size, np.float32)
+
+    def search(self, query: str, k: int) -> Ranked:
+        scores = self.scores(query)
         k = min(k, self.size)
         top = np.argpartition(-scores, k - 1)[:k] if 0 < k < self.size else np.arange(self.size)[:k]
         top = top[np.lexsort((top, -scores[top]))]  # by score desc, then chunk index

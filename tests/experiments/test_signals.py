@@ -1,0 +1,99 @@
+"""Document-aware methods end to end on the demo benchmark (real model), and their config plumbing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sac_core.engine.data import load_benchmark
+from sac_core.engine.retrieval import DocumentAwareRetriever, Signals
+from sac_core.engine.summaries import SummaryConfig
+from sac_core.experiments import DOCUMENT_AWARE, RunConfig, evaluate, load_sweep, method_catalogue
+from sac_core.experiments.index_store import index_key
+
+DEMO = ("demo_nda", "demo_privacy")
+
+
+def config(**changes: object) -> RunConfig:
+    return RunConfig(protocol="full", datasets=DEMO, ks=(1, 4), summary=SummaryConfig(provider="file"), **changes)  # type: ignore[arg-type]
+
+
+def test_signals_share_the_index_and_keep_published_ids() -> None:
+    plain = config(method="baseline")
+    aware = plain.with_(signals=DOCUMENT_AWARE)
+    assert index_key(aware) == index_key(plain)  # retrieval-time: the same saved index
+    assert "signals_doc_weight" not in plain.columns()  # published cells keep their ids
+    cols = aware.columns()
+    assert cols["signals_split_query"] is True and cols["signals_doc_bm25"] == 0.25
+    assert cols["variant"] == "baseline+split+doc:summary300×2+bm25×0.25"
+    assert cols["summary_provider"] == "file"  # the document summaries it embeds are part of the method
+    assert plain.columns()["summary_provider"] is None
+
+
+def test_sweep_files_set_signals(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(
+        'name = "s"\n[base]\nmethod = "baseline"\n"summary.provider" = "file"\n'
+        '[[grid]]\n"signals.doc_weight" = [1.0, 2.0]\n"signals.split_query" = true\n"summary.chars" = [150, 300]\n',
+        encoding="utf-8",
+    )
+    cells = load_sweep(path).cells
+    assert [(c.signals.doc_weight, c.summary.chars) for c in cells] == [(1.0, 150), (1.0, 300), (2.0, 150), (2.0, 300)]
+    path.write_text('[[grid]]\n"signals.doc_weight" = -1\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"s.toml \[\[grid\]\] #1: invalid retrieval signals"):
+        load_sweep(path)
+
+
+def test_document_aware_finds_the_named_nda(demo_dir: Path, embed_cache: Path) -> None:
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    plain = evaluate(bench, config(method="baseline"), demo_dir, embed_cache, progress=False)
+    aware = evaluate(bench, config(method="baseline", signals=DOCUMENT_AWARE), demo_dir, embed_cache, progress=False)
+
+    def drm(ev: object) -> float:
+        r = ev.results  # type: ignore[attr-defined]
+        return float(r[(r.dataset == "ALL") & (r.k == 4)].drm.iloc[0])
+
+    assert drm(aware) < drm(plain)
+    assert drm(aware) <= 0.25
+
+
+@pytest.mark.parametrize(
+    "signals",
+    [
+        Signals(split_query=True, doc_weight=1.0, doc_repr="title", route_docs=1, sections=2),
+        Signals(entity_weight=0.3, expansion="prf", expansion_n=2),
+        Signals(doc_weight=1.0, doc_repr="filename", doc_bm25=0.5, route_docs=1, route_fill=False),
+        Signals(split_query=True, rerank_model="all-MiniLM-L6-v2", rerank_depth=3, rerank_weight=0.5),
+    ],
+)
+def test_every_signal_runs_on_a_real_index(demo_dir: Path, embed_cache: Path, signals: Signals) -> None:
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    ev = evaluate(bench, config(method="sac", signals=signals), demo_dir, embed_cache, progress=False)
+    assert set(ev.run) == {q.query_id for q in bench.queries}
+    limit = 4
+    assert all(0 < len(spans) <= limit for spans in ev.run.values())
+    assert signals.label in ev.results["variant"].iloc[0]
+
+
+def test_catalogue_offers_the_defaults_first_and_the_new_methods() -> None:
+    catalogue = method_catalogue(config())
+    assert list(catalogue)[:3] == ["baseline", "sac-generic", "sac-expert"]
+    assert catalogue["doc-aware"][1].signals == DOCUMENT_AWARE
+    extractive = method_catalogue(RunConfig(summary=SummaryConfig(provider="extractive")))
+    assert "sac-expert" not in extractive and extractive["sac-generic"][0] == "SAC extractive"
+
+
+def test_workspace_column_with_signals(demo_dir: Path, embed_cache: Path) -> None:
+    from sac_core.experiments import Column, Workspace
+
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    cols = [
+        Column("Baseline", config(method="baseline")),
+        Column("Aware", config(method="baseline", signals=DOCUMENT_AWARE)),
+    ]
+    ws = Workspace.open(bench, cols, demo_dir, embed_cache)
+    assert isinstance(ws.retrievers["Aware"], DocumentAwareRetriever)
+    query = ws.queries["demo_nda/1"]
+    aware = ws.search(query.text, 3, query)[1]
+    assert all(aware.gold_document)
