@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ from .dashboard import review as rv
 from .dashboard.compare import compare_columns
 from .dashboard.screenshots import ScreenshotError, take_screenshots
 from .dashboard.timing import compare_cold, compare_reruns, concurrent_first_results, tune_stops
+from .engine.chunking import CHUNKERS
 from .engine.data import (
     CACHE_ENV,
     PROTOCOLS,
@@ -31,7 +33,7 @@ from .engine.data import (
 from .engine.embedding import BACKENDS, DEFAULT_MODEL, Embedder, default_backend, shared_embedder
 from .engine.indexes import load_index
 from .engine.metrics import DEFAULT_KS
-from .engine.retrieval import build_pool
+from .engine.retrieval import Signals, build_pool
 from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
 from .experiments import RunConfig, Workspace, evaluate, format_results, load_sweep, run_sweep, write_run
 from .experiments.bench import (
@@ -149,7 +151,7 @@ def _executor(args: argparse.Namespace) -> Executor:
 
 def _index_args(p: argparse.ArgumentParser) -> None:
     """The settings that decide what an index holds (shared by `evaluate` and `index`)."""
-    p.add_argument("--chunker", default="rcts", choices=["rcts", "naive"])
+    p.add_argument("--chunker", default="rcts", choices=list(CHUNKERS))
     p.add_argument("--chunk-size", type=int, default=500, help="characters")
     p.add_argument("--chunk-overlap", type=int, default=0, help="characters")
     p.add_argument("--model", default=DEFAULT_MODEL, help="sentence-transformers name or local path")
@@ -278,6 +280,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         ks=args.k,
         metric_mode=args.metric_mode,
         summary=summary_config(args, data_dir),
+        signals=args.signals,
     )
     start = time.perf_counter()
     bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
@@ -631,6 +634,26 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
     return 0
 
 
+def _signals(raw: str) -> Signals:
+    """``key=value,...`` → Signals; each value is read as the field's type (bool, int, float, str)."""
+    defaults = Signals()
+    kinds: dict[str, type] = {f.name: type(getattr(defaults, f.name)) for f in dataclasses.fields(Signals)}
+    values: dict[str, object] = {}
+    for item in filter(None, (part.strip() for part in raw.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or key not in kinds:
+            raise argparse.ArgumentTypeError(f"--signals: {item!r} is not key=value with a key of {', '.join(kinds)}")
+        kind = kinds[key]
+        try:
+            values[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"--signals: {key} needs a {kind.__name__}, got {value!r}") from None
+    try:
+        return Signals(**values)  # type: ignore[arg-type]
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"--signals: {e}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sac", description="Summary-Augmented Chunking on LegalBench-RAG")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -643,6 +666,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--fusion-depth", type=int, default=100, help="candidates per ranker for the hybrid")
     ev.add_argument("--k", type=_ks, default=DEFAULT_KS, help="e.g. 1,2,4,8,16,32,64")
     ev.add_argument("--metric-mode", default="merged", choices=["merged", "compat"])
+    ev.add_argument(
+        "--signals",
+        type=_signals,
+        default=Signals(),
+        help="document-aware options, e.g. split_query=true,doc_weight=2,doc_bm25=0.25 (README: Beyond SAC)",
+    )
     _add_summary_args(ev)
     ev.add_argument("--out", type=Path, help="results table (CSV)")
     ev.add_argument("--run-out", type=Path, help="run file (JSONL)")

@@ -97,3 +97,27 @@ def test_workspace_column_with_signals(demo_dir: Path, embed_cache: Path) -> Non
     query = ws.queries["demo_nda/1"]
     aware = ws.search(query.text, 3, query)[1]
     assert all(aware.gold_document)
+
+
+def test_sac_evaluate_takes_signals(demo_dir: Path, embed_cache: Path, tmp_path: Path, monkeypatch) -> None:
+    from sac_core.cli import main
+
+    monkeypatch.setenv("SAC_CACHE_DIR", str(embed_cache))
+    out = tmp_path / "r.csv"
+    args = ["evaluate", "--data", str(demo_dir), "--protocol", "full", "--datasets", "demo_nda", "--k", "1,4"]
+    code = main(
+        [
+            *args,
+            "--provider",
+            "file",
+            "--signals",
+            "split_query=true,doc_weight=2,doc_bm25=0.25",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    assert "baseline+split+doc:summary300×2+bm25×0.25" in out.read_text(encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main([*args, "--signals", "doc_weight=-1"])
