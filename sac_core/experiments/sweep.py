@@ -1,8 +1,10 @@
 """A grid of experiments, each cell cached on disk, so a sweep resumes after any interruption.
 
 A sweep file (TOML) names a ``base`` configuration and one or more ``[[grid]]`` tables; each
-grid is the product of its axes (``summary.<field>`` sets a SummaryConfig field), and the cells
-of all grids are run in order, duplicates once::
+grid is the product of its axes (``summary.<field>`` sets a SummaryConfig field, ``signals.<field>``
+a retrieval Signals field), and the cells of all grids are run in order, duplicates once. An
+optional top-level ``reuse = ["../results/paper"]`` (relative to the sweep file) names published
+sweep folders whose cells are taken as they are instead of recomputed::
 
     name = "lbr-mini-grid"
     [base]
@@ -53,6 +55,7 @@ VARIANT_COLUMNS = ("method", "variant")
 class Sweep:
     name: str
     cells: tuple[RunConfig, ...]
+    reuse: tuple[Path, ...] = ()  # published sweep folders whose cells count as cached (same cell id)
 
 
 class SweepError(ValueError):
@@ -98,7 +101,8 @@ def load_sweep(path: Path) -> Sweep:
             if cell.method == "baseline" and not cell.signals.uses_summaries:
                 cell = replace(cell, summary=base.summary)  # summary axes do not change a baseline
             cells.setdefault(cell)
-    return Sweep(raw.get("name", path.stem), tuple(cells))
+    reuse = tuple((path.parent / folder).resolve() for folder in raw.get("reuse", []))
+    return Sweep(raw.get("name", path.stem), tuple(cells), reuse)
 
 
 def bench_digest(bench: Benchmark) -> str:
@@ -130,11 +134,13 @@ def run_sweep(
     The outputs are rewritten after each newly computed cell, so an interrupted sweep still
     leaves valid tables of the cells it finished. ``cached_only``: skip cells not yet computed
     (to publish a partial sweep with its significance table). Cells already published in
-    ``out_dir`` (results, per-query metrics and run files of a committed sweep) count as cached:
-    extending a committed grid computes only the new cells, even on a machine without the cache.
+    ``out_dir`` or in the sweep's ``reuse`` folders (results, per-query metrics and run files of a
+    committed sweep) count as cached: extending a committed grid, or comparing with another
+    sweep's published cells, computes only the new cells, even on a machine without the cache.
     """
     cell_cache = diskcache.Cache(str(cache_dir / "sweep_cells"), eviction_policy="none")
-    published = read_published_cells(out_dir)
+    published = {cid: cell for folder in sweep.reuse for cid, cell in read_published_cells(folder).items()}
+    published |= read_published_cells(out_dir)
     benches: dict[tuple, Benchmark] = {}
     embedders: dict[str, Embedder] = {}
     results: list[pd.DataFrame] = []

@@ -95,6 +95,22 @@ def test_published_cells_count_as_cached_and_republish_byte_for_byte(demo_dir, e
         assert (copy / name).read_bytes() == (published / name).read_bytes(), name
 
 
+def test_a_sweep_reuses_the_cells_another_published_sweep_holds(demo_dir, embed_cache, tmp_path):
+    """``reuse = [folder]``: cells with the same id come from that folder; only new cells run."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(SWEEP)
+    published = tmp_path / "published"
+    run_sweep(load_sweep(path), demo_dir, embed_cache, published, progress=False)
+    other = tmp_path / "sweeps" / "other.toml"
+    other.parent.mkdir()
+    other.write_text('reuse = ["../published"]\n' + SWEEP)
+    sweep = load_sweep(other)
+    assert sweep.reuse == (published.resolve(),)
+    empty = tmp_path / "empty-cache"
+    table = run_sweep(sweep, demo_dir, empty, tmp_path / "out", progress=False, cached_only=True)
+    assert table["cell"].nunique() == 6 and not (empty / "embeddings").exists()
+
+
 def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache, tmp_path):
     path = tmp_path / "tiny.toml"
     path.write_text(SWEEP)
