@@ -29,6 +29,7 @@ from .engine.data import (
     parse_datasets,
     resolve_data_dir,
     write_demo_corpus,
+    write_heldout,
 )
 from .engine.embedding import BACKENDS, DEFAULT_MODEL, Embedder, default_backend, shared_embedder
 from .engine.indexes import load_index
@@ -522,6 +523,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_heldout(args: argparse.Namespace) -> int:
+    data_dir = resolve_data_dir(args.data)
+    datasets = "cuad,maud" if args.datasets == "all" else args.datasets
+    kept = write_heldout(
+        data_dir, args.out, datasets.split(","), args.exclude.split(","), args.max_docs, args.seed or 0
+    )
+    for ds, (queries, docs) in kept.items():
+        print(f"{ds}: {queries} queries over {docs} documents outside {args.exclude}")
+    print(f"wrote {args.out}; run it with --data {args.out} --protocol full")
+    return 0
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
     name = args.name or args.folder.resolve().name
     start = time.perf_counter()
@@ -743,6 +756,17 @@ def build_parser() -> argparse.ArgumentParser:
     ig.add_argument("--gold", type=Path, help="a benchmark JSON of questions with gold spans in the written texts")
     ig.add_argument("--quiet", action="store_true")
     ig.set_defaults(func=cmd_ingest)
+
+    ho = sub.add_parser(
+        "heldout", help="write a benchmark folder of queries whose documents no protocol tuned or reported on"
+    )
+    _add_data_args(ho)
+    ho.add_argument(
+        "--out", type=Path, required=True, help="new folder (outside the project): benchmarks/ + corpus symlinks"
+    )
+    ho.add_argument("--exclude", default="lbr-mini,paper", help="protocols whose documents are left out")
+    ho.add_argument("--max-docs", type=int, default=40, help="documents per dataset at most (sampled)")
+    ho.set_defaults(func=cmd_heldout)
 
     se = sub.add_parser("separation", help="how far apart documents lie in each index (and vs DRM over a grid)")
     _add_data_args(se)

@@ -2,6 +2,7 @@
 
 from .benchmark import available_datasets, load_benchmark, parse_datasets, read_document, read_queries
 from .demo import write_demo_corpus
+from .heldout import write_heldout
 from .ingest import ExtractionError, IngestReport, extract, ingest_folder
 from .paths import CACHE_ENV, DATA_ENV, DATA_ROOT_ENV, data_roots, default_cache_dir, resolve_data_dir
 from .protocols import PROTOCOLS, QUERIES_PER_DATASET, select
@@ -33,4 +34,5 @@ __all__ = [
     "resolve_data_dir",
     "select",
     "write_demo_corpus",
+    "write_heldout",
 ]
