@@ -28,6 +28,7 @@ import gzip
 import hashlib
 import itertools
 import json
+import pickle
 import time
 import tomllib
 from dataclasses import dataclass, fields, replace
@@ -154,7 +155,7 @@ def run_sweep(
             benches[key] = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
         bench = benches[key]
         cid = cell_id(config, bench)
-        hit = cell_cache.get(cid)
+        hit = _cached_cell(cell_cache, cid)
         if hit is None and cid in published:
             hit = published[cid]
             cell_cache.set(cid, hit)
@@ -185,6 +186,16 @@ def run_sweep(
     if not results:
         raise SweepError(f"sweep {sweep.name}: no cell is cached yet")
     return _write_tables(out_dir, results, per_query, with_significance=True)
+
+
+def _cached_cell(cache: diskcache.Cache, cid: str) -> dict | None:
+    """The cached cell, or None when absent or unreadable (pickled by an older layout of the
+    code): then the published copy or a new run replaces it."""
+    try:
+        value = cache.get(cid)
+    except (ImportError, AttributeError, EOFError, pickle.UnpicklingError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 PER_QUERY_EXTRA = ("variant", "chunk_size", "semantic_weight", "model", "protocol", "summary_chars")
