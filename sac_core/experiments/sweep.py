@@ -162,7 +162,7 @@ def run_sweep(
         computed = hit is None
         if computed and cached_only:
             continue
-        if computed:
+        if hit is None:
             t0 = time.perf_counter()
             embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
             ev = evaluate(bench, config, data_dir, cache_dir, progress=progress, embedder=embedder)
