@@ -13,9 +13,11 @@ from dataclasses import replace
 from ..engine.retrieval import Signals
 from .config import RunConfig
 
-# Chosen on lbr-mini only: split query, document prior of weight 2 from the 300-character summary
-# plus 0.25 × BM25 over the document's text, over the plain (baseline) chunk index.
-DOCUMENT_AWARE = Signals(split_query=True, doc_weight=2.0, doc_bm25=0.25)
+# Chosen on lbr-mini only (sweeps/methods-lbr-mini.toml, highest precision + recall - DRM, means
+# over k): split query, document prior of weight 8 from the 300-character summary plus 0.125 ×
+# max-normalised BM25 over the document's text, over the plain (baseline) chunk index. Reads no
+# file name or title.
+DOCUMENT_AWARE = Signals(split_query=True, doc_weight=8.0, doc_bm25=0.125)
 SAC_PRIOR = Signals(doc_weight=2.0, doc_bm25=0.25)  # the same document prior on top of SAC, no split
 
 DEFAULT_METHODS: tuple[str, ...] = ("baseline", "sac-generic", "sac-expert")

@@ -61,7 +61,7 @@ class TorchEncoder:
 def load_encoder(model: str, backend: str, cache_dir: Path) -> Encoder:
     """The encoder for ``model`` on ``backend`` (``cache_dir`` keeps the ONNX export)."""
     if backend == "torch":
-        return TorchEncoder(resolve_model_path(model))
+        return TorchEncoder(resolve_model_path(model, cache_dir))
     if backend in ("onnx", "onnx-int8"):
-        return OnnxEncoder(resolve_model_path(model), cache_dir, int8=backend == "onnx-int8")
+        return OnnxEncoder(resolve_model_path(model, cache_dir), cache_dir, int8=backend == "onnx-int8")
     raise ValueError(f"unknown embedding backend {backend!r}; choose one of {', '.join(BACKENDS)}")

