@@ -260,7 +260,8 @@ def _write_tables(
 
 
 def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
-    """Every pair of variants that share all other settings: paired permutation tests per metric and k."""
+    """Every pair of variants that share all other settings: paired permutation tests per metric and
+    k (a variant with retrieval signals, ``…+…``, is paired with the plain variants only)."""
     setting_cols = [
         c
         for c in RunConfig().columns()
@@ -273,6 +274,8 @@ def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
         for a, b in itertools.combinations(variants, 2):
             if a["variant"] != "baseline" and b["variant"] != "baseline" and a["summary_chars"] != b["summary_chars"]:
                 continue  # SAC variants are paired at the same summary length
+            if "+" in a["variant"] and "+" in b["variant"]:
+                continue  # methods with retrieval signals are tested against the plain variants only
             sub = per_query[per_query["cell"].isin([a["cell"], b["cell"]])]
             pairs = compare_methods(sub, a["cell"], b["cell"], key="cell")
             pairs.insert(0, "variant_b", b["variant"])

@@ -122,8 +122,11 @@ def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache
     assert cached >= 1 and total == 6 and seconds > 0
 
 
-def test_significance_pairs_variants_only_within_one_backend():
+@pytest.mark.parametrize("with_signals", [False, True])
+def test_significance_pairs_variants_only_within_one_backend(with_signals):
     cells = {"bt": ("baseline", "torch"), "st": ("sac", "torch"), "bo": ("baseline", "onnx"), "so": ("sac", "onnx")}
+    if with_signals:  # two methods with signals: each against the plain variants, not against each other
+        cells |= {"xo": ("baseline+split", "onnx"), "yo": ("sac+ent0.2", "onnx")}
     base = RunConfig().columns()
     table = pd.DataFrame(
         [{**base, "cell": c, "variant": v, "backend": b, "dataset": "ALL", "k": 1} for c, (v, b) in cells.items()]
@@ -147,7 +150,11 @@ def test_significance_pairs_variants_only_within_one_backend():
         ]
     )
     sig = significance(table, per_query)
-    assert sorted(set(zip(sig["a"], sig["b"], sig["backend"]))) == [("bo", "so", "onnx"), ("bt", "st", "torch")]
+    pairs = sorted(set(zip(sig["a"], sig["b"], sig["backend"])))
+    extra = (
+        [("bo", "xo", "onnx"), ("bo", "yo", "onnx"), ("so", "xo", "onnx"), ("so", "yo", "onnx")] if with_signals else []
+    )
+    assert pairs == sorted([("bo", "so", "onnx"), ("bt", "st", "torch"), *extra])
 
 
 def test_an_unreadable_cached_cell_counts_as_missing():
