@@ -625,8 +625,11 @@ def cmd_review(args: argparse.Namespace) -> int:
         print("\npreferences (95% Wilson intervals):")
         print(rv.win_rates(prefs, methods).round(3).to_string(index=False))
         agree = rv.agreement(labels)
-        print(f"\nagreement: {agree['statistic']} {agree['kappa']:.3f} over {agree['chunks']} chunks, "
-              f"{agree['reviewers']} reviewers")  # fmt: skip
+        if agree["reviewers"] < 2:
+            print(f"\nagreement: needs two reviewers of the same chunks ({agree['reviewers']} so far)")
+        else:
+            print(f"\nagreement: {agree['statistic']} {agree['kappa']:.3f} over {agree['chunks']} chunks, "
+                  f"{agree['reviewers']} reviewers")  # fmt: skip
     return 0
 
 

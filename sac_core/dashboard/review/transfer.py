@@ -44,6 +44,8 @@ def export_bytes(db: ReviewDB, name: str, fmt: str) -> tuple[bytes, int]:
     if fmt == "csv":
         frame = pd.DataFrame(data, columns=list(FIELDS))
         frame["methods"] = [json.dumps(m, ensure_ascii=False) for m in frame["methods"]]
+        for column in ("start", "end", "gold_chars"):  # whole numbers, empty on preference rows (not 382.0)
+            frame[column] = frame[column].astype("Int64")
         return frame.to_csv(index=False).encode("utf-8"), len(data)
     if fmt == "jsonl":
         return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in data).encode("utf-8"), len(data)
