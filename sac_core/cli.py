@@ -625,7 +625,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         print("\npreferences (95% Wilson intervals):")
         print(rv.win_rates(prefs, methods).round(3).to_string(index=False))
         agree = rv.agreement(labels)
-        if agree["reviewers"] < 2:
+        if int(agree["reviewers"]) < 2:
             print(f"\nagreement: needs two reviewers of the same chunks ({agree['reviewers']} so far)")
         else:
             print(f"\nagreement: {agree['statistic']} {agree['kappa']:.3f} over {agree['chunks']} chunks, "

@@ -13,8 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..engine.data import available_datasets
-from . import browser
+from ..engine.data import available_datasets, load_benchmark
+from ..engine.summaries import SummaryConfig
+from ..experiments import RunConfig, Workspace
+from . import browser, review
+from .compare import compare_columns
 from .curves import demo_sweep, run_with_progress
 from .state import ensure_demo_corpus
 
@@ -39,6 +42,18 @@ def _shoot(page: Any, out: Path, name: str, shots: list[Path]) -> None:
     shots.append(browser.screenshot(page, out / f"{name}.png"))
 
 
+def _review_session(demo: Path, cache_dir: Path, url: str) -> None:
+    """A two-query blind session on the demo corpus (baseline vs SAC generic, k = 3) to photograph."""
+    bench = load_benchmark(demo, available_datasets(demo), "full")
+    base = RunConfig(protocol="full", datasets=bench.datasets, summary=SummaryConfig(provider="file"))
+    columns = compare_columns(base, ["baseline", "sac-generic"])
+    ws = Workspace.open(bench, columns, demo, cache_dir)
+    db = review.ReviewDB(url)
+    queries = review.sample_queries(bench, bench.datasets, 2, 7)
+    review.create_session(db, "demo session", "screenshots", "demo", ws, columns, queries, 3, 7, {"how": "random"})
+    db.dispose()
+
+
 def take_screenshots(
     out: Path, cache_dir: Path, data_dir: Path | None = None, say: Callable[[str], None] = print
 ) -> list[Path]:
@@ -51,7 +66,10 @@ def take_screenshots(
         say("running the demo sweep for the Curves page …")
         sweep = demo_sweep(available_datasets(demo), chunk_sizes=(500,))
         run_with_progress(sweep, demo, cache_dir, results / sweep.name)
-        env = {"SAC_CACHE_DIR": relative_to_project(cache_dir), "SAC_RESULTS_DIR": relative_to_project(results)}
+        review_db = f"sqlite:///{Path(tmp) / 'review.sqlite'}"
+        _review_session(demo, cache_dir, review_db)
+        env = {"SAC_CACHE_DIR": relative_to_project(cache_dir), "SAC_RESULTS_DIR": relative_to_project(results),
+               "SAC_REVIEW_DB": review_db}  # fmt: skip
         with browser.session(env, Path(tmp) / "streamlit.log") as (server, page):
             say("compare (demo) …")
             page.goto(f"{server.url}/?dataset=demo_nda&q=demo_nda%2F1&k=3")
@@ -75,11 +93,18 @@ def take_screenshots(
             page.goto(f"{server.url}/documents")
             page.wait_for_selector(".sac-doc", timeout=60_000)
             _shoot(page, out, "documents", shots)
+            say("review …")
+            page.goto(f"{server.url}/review")
+            name = page.get_by_label("Your name", exact=False)
+            name.fill("reviewer")
+            name.press("Enter")
+            page.wait_for_selector(".sac-hit", timeout=60_000)
+            _shoot(page, out, "review", shots)
         if data_dir is not None:
             env["SAC_DATA_DIR"] = relative_to_project(data_dir)
             with browser.session(env, Path(tmp) / "streamlit-real.log") as (server, page):
                 say("compare (LegalBench-RAG, lbr-mini; the first build embeds the three indexes) …")
-                page.goto(f"{server.url}/?dataset=privacy_qa&k=4")
+                page.goto(f"{server.url}/?dataset=privacy_qa&k=4&cols=baseline,sac-generic,doc-aware")
                 page.wait_for_selector(".sac-hit", timeout=BUILD_TIMEOUT)
                 _shoot(page, out, "compare-lbr-mini", shots)
                 say("map (LegalBench-RAG, lbr-mini) …")
