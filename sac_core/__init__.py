@@ -5,15 +5,20 @@ engine), and nothing in the engine imports from experiments or the dashboard::
 
     sac_core/
       engine/              the pipeline, one subpackage per step
-        data/              benchmark layout and loading, query protocols, the demo benchmark
-        chunking.py        rcts and naive chunkers with exact [start, end) spans
+        data/              benchmark layout and loading, protocols, demo benchmark, ingest, held-out folders
+        chunking.py        rcts, naive and paragraph chunkers with exact [start, end) spans
         summaries/         SAC summaries: prompts, length control, providers, cache
-        embedding/         one Encoder interface (torch, ONNX) and the cached Embedder
-        indexes/           dense (FAISS), BM25, rank fusion
-        retrieval/         the pool of indexed texts, one module per method, the Retriever
-        metrics/           DRM, character precision/recall, Hit/MRR/nDCG
-      experiments/         RunConfig, evaluate, sweep, significance, report, bench, run files, paper
-      dashboard/           the dashboard's UI-free logic: one module per page, shared state, HTML views
+        entities/          legal entities of a document (rules + eyecite)
+        embedding/         one Encoder interface (torch, ONNX, int8) and the cached Embedder
+        indexes/           dense (FAISS flat / HNSW), BM25, rank fusion, persisted indexes
+        retrieval/         pool, one module per method (baseline, sac), the Retriever, and the
+                           document-aware signals (query split, documents, entities, sections,
+                           expansion, rerank) behind DocumentAwareRetriever
+        metrics/           DRM, character precision/recall, Hit/MRR/nDCG, separation
+      experiments/         RunConfig, evaluate, index store, signals, methods, workspace, sweep,
+                           significance, report, separation, bench, executors (local / Ray), runs, paper
+      dashboard/           the dashboard's UI-free logic: one module per page (compare, curves, tune,
+                           maps, documents, review/), shared state, builds, HTML views, screenshots
       cli.py               ``sac ...``
 
 A run: ``load_benchmark → build_pool (chunk_document + summaries) → Retriever (Embedder, FAISS/BM25)
