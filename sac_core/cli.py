@@ -38,6 +38,7 @@ from .engine.retrieval import Signals, build_pool
 from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
 from .experiments import RunConfig, Workspace, evaluate, format_results, load_sweep, run_sweep, write_run
 from .experiments.bench import (
+    MEMORY_COLUMNS,
     ann_figures,
     cache_write_cost,
     cell_build_seconds,
@@ -45,6 +46,7 @@ from .experiments.bench import (
     encode_vs_build,
     executor_throughput,
     loaded_memory,
+    memory_configs,
     peak_rss_mb,
     query_latency,
     warm_sweep_seconds,
@@ -392,10 +394,10 @@ def _bench_tune(args: argparse.Namespace, data_dir: Path, cache_dir: Path) -> No
 
 
 def _bench_ann(args: argparse.Namespace, data_dir: Path, cache_dir: Path) -> None:
-    """(l) HNSW against the exact index on the paper protocol's SAC generic-150 pool."""
+    """(l) HNSW against the exact index on a saved pool (default: the paper protocol's SAC generic-150)."""
     protocol = args.ann_protocol
     bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), protocol)
-    config = RunConfig(protocol=protocol, datasets=bench.datasets, method="sac",
+    config = RunConfig(protocol=protocol, datasets=bench.datasets, method=args.ann_method,
                        summary=SummaryConfig(provider="file", chars=150))  # fmt: skip
     saved = load_index(index_folder(cache_dir, config))
     if saved is None or saved.dense is None or saved.dense.kind != "flat":
@@ -449,8 +451,17 @@ def _bench_cold(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Path
                   f"({built['texts']:,} chunks, {built['encoded']:,} embedded): {built['seconds'] / 60:.1f} min, "
                   f"{built['per_s']:.0f} texts/s")  # fmt: skip
     if "paper-memory" in parts:
-        m = loaded_memory(data_dir, Path(cache_dir), "paper")
-        print(f"(k) the three Compare indexes of the paper protocol ({m['chunks']:,} chunks) loaded from disk in "
+        bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), "paper")
+        base = RunConfig(protocol="paper", datasets=bench.datasets, summary=SummaryConfig(provider="file", chars=150))
+        for config in memory_configs(base, args.memory_columns):
+            summaries = document_summaries(bench, config, data_dir, cache_dir, progress=False)
+            check = check_index(bench, config, cache_dir, summaries if config.method == "sac" else None)
+            if not check.fresh:
+                raise ValueError(f"(k) needs the saved index of {config.variant} on the paper protocol ({check.reason}): "
+                                 f"run `sac index --protocol paper` first, or --memory-columns baseline-x3")  # fmt: skip
+        m = loaded_memory(data_dir, Path(cache_dir), "paper", bench.datasets, args.memory_columns)
+        which = "the three Compare indexes" if args.memory_columns == "compare" else "the baseline index three times"
+        print(f"(k) {which} of the paper protocol ({m['chunks']:,} chunks) loaded from disk in "
               f"{m['load_s']:.1f}s and one query run, in a fresh process: peak RSS {m['peak_rss_mb']:,.0f} MB")  # fmt: skip
 
 
@@ -741,6 +752,11 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--browsers", type=int, default=8, help="concurrent browser sessions for (g)")
     be.add_argument("--off-grid", type=int, default=700, help="chunk size built for the off-grid Tune figure (h)")
     be.add_argument("--ann-protocol", default="paper", choices=PROTOCOLS, help="pool of the HNSW figures (l)")
+    be.add_argument("--ann-method", default="sac", choices=("baseline", "sac"), help="index of the HNSW figures (l)")
+    be.add_argument(
+        "--memory-columns", default="compare", choices=MEMORY_COLUMNS,
+        help="(k): the three Compare indexes, or the baseline index loaded three times (same size)",
+    )  # fmt: skip
     be.add_argument("--ray-workers", type=int, help="workers of the local Ray instance for (m) (default: all CPUs)")
     be.set_defaults(func=cmd_bench)
 

@@ -30,7 +30,7 @@ from .evaluate import evaluate
 from .executors import EmbedTask, Executor, embed_partition, prefill_embeddings
 from .index_store import build_retriever, document_summaries
 from .sweep import SweepError, load_sweep, run_sweep
-from .workspace import Workspace
+from .workspace import Workspace, default_columns
 
 
 def peak_rss_mb() -> float:
@@ -115,12 +115,15 @@ def cold_build(
 PAPER_MEMORY_SCRIPT = """
 import resource, sys, time
 from pathlib import Path
-from sac_core.experiments import RunConfig, Workspace, default_columns
+from sac_core.experiments import Column, RunConfig, Workspace
+from sac_core.experiments.bench import memory_configs
 from sac_core.engine.summaries import SummaryConfig
 data, cache = Path(sys.argv[1]), Path(sys.argv[2])
-base = RunConfig(protocol=sys.argv[3], summary=SummaryConfig(provider="file", chars=150))
+base = RunConfig(protocol=sys.argv[3], datasets=tuple(sys.argv[5].split(",")),
+                 summary=SummaryConfig(provider="file", chars=150))
+columns = [Column(f"{i} {c.variant}", c) for i, c in enumerate(memory_configs(base, sys.argv[4]))]
 t0 = time.perf_counter()
-ws = Workspace.load(data, cache, base)
+ws = Workspace.load(data, cache, base, columns)
 seconds = time.perf_counter() - t0
 chunks = sum(len(r.pool) for r in ws.retrievers.values())
 query = ws.bench.queries[0]
@@ -129,11 +132,27 @@ print(chunks, round(seconds, 1), resource.getrusage(resource.RUSAGE_SELF).ru_max
 """
 
 
-def loaded_memory(data_dir: Path, cache_dir: Path, protocol: str) -> dict[str, float]:
-    """Peak RSS (MB) of a fresh process that loads the three Compare indexes of ``protocol`` and runs
-    one query (a separate process, so nothing else this command did is counted)."""
+MEMORY_COLUMNS = ("compare", "baseline-x3")
+
+
+def memory_configs(base: RunConfig, columns: str) -> list[RunConfig]:
+    """The indexes ``loaded_memory`` opens: the three Compare columns, or (``baseline-x3``) the baseline
+    index three times (each column loads its own copy from disk): a stand-in of the same size when
+    only the baseline index has been built."""
+    if columns == "baseline-x3":
+        return [base.with_(method="baseline")] * 3
+    return [col.config for col in default_columns(base)]
+
+
+def loaded_memory(
+    data_dir: Path, cache_dir: Path, protocol: str, datasets: tuple[str, ...], columns: str = "compare"
+) -> dict[str, float]:
+    """Peak RSS (MB) of a fresh process that loads three saved indexes of ``protocol`` over
+    ``datasets`` (see :func:`memory_configs`; summaries from the file, 150 characters) and runs one
+    query (a separate process, so nothing else this command did is counted)."""
+    script = [PAPER_MEMORY_SCRIPT, str(data_dir), str(cache_dir), protocol, columns, ",".join(datasets)]
     out = subprocess.run(
-        [sys.executable, "-c", PAPER_MEMORY_SCRIPT, str(data_dir), str(cache_dir), protocol],
+        [sys.executable, "-c", *script],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     chunks, seconds, rss = out.stdout.split()[-3:]
