@@ -59,7 +59,7 @@ from .experiments.index_store import (
     index_folder,
     open_retriever,
 )
-from .experiments.report import at_k, backend_changes, mean_over_k, read_results
+from .experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
 from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation
 
 
@@ -507,6 +507,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     table = read_results(args.results)
+    if args.without_queries_of:
+        per_query_path = Path(args.results[0]).parent / "per_query.csv.gz"
+        if not per_query_path.is_file():
+            raise SystemExit(f"--without-queries-of needs {per_query_path} (a sweep's per-query results)")
+        seen = load_benchmark(resolve_data_dir(args.data), "all", args.without_queries_of).queries
+        table = without_queries(table, pd.read_csv(per_query_path), {q.query_id for q in seen})
+        print(f"without the {len(seen)} queries of protocol {args.without_queries_of}:")
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         fixed = {
             c: table[c].iloc[0]
@@ -763,6 +770,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("report", help="print results as the paper's tables (means over k; per dataset at k)")
     rp.add_argument("results", nargs="+", help="results CSV files (sac evaluate --out, or a sweep's results.csv)")
     rp.add_argument("--k", type=int, default=8)
+    rp.add_argument(
+        "--without-queries-of",
+        metavar="PROTOCOL",
+        help="recompute without the queries of this protocol (e.g. lbr-mini, where methods were tuned)",
+    )
+    rp.add_argument("--data", help="LegalBench-RAG directory for --without-queries-of (default: $SAC_DATA_DIR)")
     rp.set_defaults(func=cmd_report)
 
     ig = sub.add_parser(

@@ -61,3 +61,15 @@ def backend_changes(
         pairs["changed"] = (n - pairs["ties"]) / n
         rows.append(pairs.drop(columns=["a", "b"]))
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+
+
+def without_queries(results: pd.DataFrame, per_query: pd.DataFrame, query_ids: set[str]) -> pd.DataFrame:
+    """``results`` recomputed from ``per_query`` without the queries in ``query_ids``: each
+    dataset's mean over the queries left, ``ALL`` the mean over the datasets that keep any (macro,
+    as everywhere). For reporting a method tuned on one protocol on the queries it never saw."""
+    kept = per_query[~per_query["query_id"].isin(query_ids)]
+    metrics = [m for m in ("drm", "precision", "recall", "hit", "mrr", "ndcg") if m in kept.columns]
+    by_dataset = kept.groupby(["cell", "dataset", "k"], as_index=False)[metrics].mean()
+    overall = by_dataset.groupby(["cell", "k"], as_index=False)[metrics].mean().assign(dataset="ALL")
+    settings = results.drop_duplicates("cell").drop(columns=[*metrics, "dataset", "k", "n_queries"], errors="ignore")
+    return pd.concat([by_dataset, overall], ignore_index=True).merge(settings, on="cell")

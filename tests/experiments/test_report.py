@@ -57,3 +57,22 @@ def test_backend_changes_compares_each_cell_with_its_twin_query_by_query():
     assert changes.loc["drm", "changed"] == 0.25 and changes.loc["precision", "changed"] == 0.0
     assert changes.loc["drm", "mean_a"] == 0.5 and changes.loc["drm", "mean_b"] == 0.25
     assert changes.loc["drm", "wins"] == 1  # lower DRM is better: int8 wins that query
+
+
+def test_without_queries_recomputes_each_dataset_and_the_macro_mean():
+    from sac_core.experiments.report import without_queries
+
+    per_query = pd.DataFrame([
+        {"cell": "c", "query_id": "a/0", "dataset": "a", "k": 1, "drm": 1.0, "precision": 0.0, "recall": 0.0},
+        {"cell": "c", "query_id": "a/1", "dataset": "a", "k": 1, "drm": 0.0, "precision": 0.5, "recall": 1.0},
+        {"cell": "c", "query_id": "b/0", "dataset": "b", "k": 1, "drm": 0.0, "precision": 0.1, "recall": 0.2},
+        {"cell": "c", "query_id": "b/1", "dataset": "b", "k": 1, "drm": 1.0, "precision": 0.3, "recall": 0.4},
+    ])  # fmt: skip
+    results = pd.DataFrame([{"cell": "c", "variant": "sac", "chunk_size": 500, "dataset": "ALL", "k": 1,
+                             "drm": 0.5, "precision": 0.225, "recall": 0.4, "n_queries": 4}])  # fmt: skip
+    table = without_queries(results, per_query, {"a/0", "b/1"}).set_index("dataset")
+    assert table.loc["a", "drm"] == 0.0 and table.loc["b", "precision"] == 0.1
+    assert table.loc["ALL", "recall"] == pytest.approx(0.6)  # (1.0 + 0.2) / 2 over the datasets
+    assert table.loc["ALL", "variant"] == "sac" and table.loc["ALL", "chunk_size"] == 500
+    only_b = without_queries(results, per_query, {"a/0", "a/1"}).set_index("dataset")
+    assert "a" not in only_b.index and only_b.loc["ALL", "drm"] == 0.5  # a dataset left empty drops out
