@@ -25,8 +25,9 @@ LOAD_ERRORS = (state.BenchmarkError, state.SummaryError, KeyError, OSError, Runt
 
 @st.cache_resource(show_spinner=False)
 def registry() -> shared.Registry:
-    """Indexes and benchmarks shared by every session of this server."""
-    return shared.Registry(size=4)
+    """Indexes and benchmarks shared by every session of this server: two of each kind (benchmark,
+    encoder, …), room for Compare's widest set of columns plus one, and two Map pages (two maps each)."""
+    return shared.Registry(size=2, sizes={"column": compare.MAX_COLUMNS + 1, "map": 4})
 
 
 def require_datasets(s: state.Settings) -> None:
@@ -84,7 +85,12 @@ def _build_manager(cache_dir: str) -> builds.BuildManager:
 
 def _embedder(s: state.Settings, config: state.RunConfig) -> compare.Embedder:
     key = shared.resource_key("embedder", s.cache_dir, config.model, config.backend)
-    return registry().get(key, lambda: compare.Embedder(config.model, s.cache_dir, backend=config.backend))
+    return registry().get(key, lambda: _preloaded(compare.Embedder(config.model, s.cache_dir, backend=config.backend)))
+
+
+def _preloaded(embedder: compare.Embedder) -> compare.Embedder:
+    embedder.preload()  # the model loads while the page draws: a typed question answers at once
+    return embedder
 
 
 def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[compare.Workspace | None, list]:

@@ -136,14 +136,15 @@ def check_index(
 
 def _pool_from_table(bench: Benchmark, table: pd.DataFrame, summaries: Mapping[str, str] | None) -> Pool | None:
     """The pool a chunk table describes, or None if any chunk's text no longer hashes the same."""
+    columns = [table[c].tolist() for c in table.columns]  # plain lists: far faster than itertuples
     chunks, indexed = [], []
-    for fp, start, end, digest in table.itertuples(index=False, name=None):
+    for fp, start, end, digest in zip(*columns):
         doc = bench.documents.get(fp)
         if doc is None:
             return None
         text = doc.text[start:end]
         indexed_text = text if summaries is None else augment(text, summaries[fp])
-        if text_sha256(indexed_text) != digest:
+        if hashlib.sha256(indexed_text.encode("utf-8")).hexdigest() != digest:  # text_sha256, inlined
             return None
         chunks.append(Chunk(fp, int(start), int(end), text))
         indexed.append(indexed_text)

@@ -14,7 +14,7 @@ from sac_core.experiments import RunConfig
 def test_resource_key_resolves_paths_and_uses_config_repr(tmp_path):
     cfg = RunConfig()
     key = state.resource_key("ws", tmp_path / "a" / ".." / "b", cfg)
-    assert key == (repr("ws"), str((tmp_path / "b").resolve()), repr(cfg))
+    assert key == ("ws", str((tmp_path / "b").resolve()), repr(cfg))
     assert key != state.resource_key("ws", tmp_path / "b", cfg.with_(chunk_size=200))
 
 
@@ -32,6 +32,17 @@ def test_registry_builds_once_and_evicts_the_least_recently_used():
     reg.get("c", build("c"))  # evicts b
     assert calls == ["a", "b", "c"]
     assert "a" in reg and "c" in reg and "b" not in reg and len(reg) == 2
+
+
+def test_registry_limits_each_kind_separately():
+    reg: state.Registry[str] = state.Registry(size=1, sizes={"column": 3})
+    reg.get(("bench", "lbr-mini"), lambda: "bench")
+    for name in "abcd":  # five Compare columns would evict the benchmark under one shared limit
+        reg.get(("column", name), lambda name=name: name)
+    assert ("bench", "lbr-mini") in reg
+    assert [k for k in ("a", "b", "c", "d") if ("column", k) in reg] == ["b", "c", "d"]
+    reg.get(("bench", "paper"), lambda: "paper")  # a second benchmark replaces the first
+    assert ("bench", "lbr-mini") not in reg and len(reg) == 4
 
 
 def test_registry_stores_nothing_when_the_build_fails():

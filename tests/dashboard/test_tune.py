@@ -69,13 +69,14 @@ def test_committed_cells_answer_without_a_model_and_other_stops_do_not(published
     assert lookup.find(tune.TuneSetting(300).variants(BASE)["Baseline"], bench) is None
 
 
-def test_a_cell_computed_here_becomes_instant(published, demo_dir, embed_cache, tmp_path):
+def test_a_cell_computed_here_becomes_instant(published, demo_dir, tmp_path):
+    cache = tmp_path / "cache"  # not the session cache: the Tune page tests expect chunk 300 not computed
     bench = load_benchmark(demo_dir, DEMO, "full")
     setting = tune.TuneSetting(300, "file", 150, 1.0)
-    lookup = tune.Lookup({}, embed_cache)
+    lookup = tune.Lookup({}, cache)
     assert not all(lookup.available(c, bench) for c in setting.variants(BASE).values())
-    run_sweep(Sweep("here", tuple(setting.variants(BASE).values())), demo_dir, embed_cache, tmp_path / "o", False)
-    found = [tune.Lookup({}, embed_cache).find(c, bench) for c in setting.variants(BASE).values()]
+    run_sweep(Sweep("here", tuple(setting.variants(BASE).values())), demo_dir, cache, tmp_path / "o", False)
+    found = [tune.Lookup({}, cache).find(c, bench) for c in setting.variants(BASE).values()]
     assert all(f is not None and f.source == "computed here" for f in found)
 
 

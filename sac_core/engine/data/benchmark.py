@@ -13,6 +13,7 @@ bare traceback and never a silent skip.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 from .protocols import select
@@ -89,6 +90,7 @@ def _parse_benchmark(data_dir: Path, dataset: str) -> tuple[list[Query], list[li
     return queries, answers
 
 
+@lru_cache(maxsize=65536)  # called for every gold span; a corpus has far fewer distinct paths
 def _inside_corpus(file_path: str) -> bool:
     parts = Path(file_path).parts
     return not Path(file_path).is_absolute() and ".." not in parts and len(parts) >= 1 and "\\" not in file_path

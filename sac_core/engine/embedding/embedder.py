@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+import threading
 from collections.abc import Callable, Sequence
-from functools import cached_property
 from pathlib import Path
 
 import diskcache
@@ -54,10 +54,23 @@ class Embedder:
         self.write_every = write_every or batch_size  # texts per cache transaction and progress update
         self.cache = diskcache.Cache(str(cache_dir / "embeddings"), eviction_policy="none")  # never drop paid-for work
         self.encoded = 0  # texts this object actually sent through the model (cache misses)
+        self._encoder: Encoder | None = None
+        self._encoder_lock = threading.Lock()
 
-    @cached_property
-    def encoder(self) -> Encoder:  # loaded on first cache miss only
-        return load_encoder(self.model, self.backend, self.cache_dir)
+    @property
+    def encoder(self) -> Encoder:
+        """The model, loaded on first use (a cache miss or :meth:`preload`), once, whichever thread asks."""
+        with self._encoder_lock:
+            if self._encoder is None:
+                self._encoder = load_encoder(self.model, self.backend, self.cache_dir)
+            return self._encoder
+
+    def preload(self) -> threading.Thread:
+        """Load the model in a background thread. A server calls this when it opens an index, so the
+        first question typed does not wait seconds for the model; a search meanwhile waits for it."""
+        thread = threading.Thread(target=lambda: self.encoder, name=f"preload {self.model}", daemon=True)
+        thread.start()
+        return thread
 
     @property
     def dim(self) -> int:

