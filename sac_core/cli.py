@@ -370,9 +370,9 @@ def _bench_dashboard(args: argparse.Namespace, data_dir: Path | None, cache_dir:
     if data_dir is not None:
         env["SAC_DATA_DIR"] = str(Path(data_dir).resolve())
         where = f"{args.protocol} of {data_dir.name}"
-    first, reruns = compare_reruns(env, args.reruns)
-    print(f"(f) Compare on {where}: first ranked chunks after {first:.1f}s in a fresh server; server time of a "
-          f"warm rerun (a new question each time): {reruns}")  # fmt: skip
+    first, typed, reruns = compare_reruns(env, args.reruns)
+    print(f"(f) Compare on {where}: first ranked chunks after {first:.1f}s in a fresh server; the first typed "
+          f"question {typed:,.0f} ms of server time; then a warm rerun (a new question each time): {reruns}")  # fmt: skip
     crowd, server_cpu = concurrent_first_results(env, args.browsers)
     print(f"(g) {args.browsers} browser sessions opening Compare at once (warm server): first ranked chunks {crowd}; "
           f"the server used {server_cpu:.1f} CPU-seconds for them, the rest of the wall time is the browsers' "
