@@ -65,6 +65,7 @@ for col, r in zip(st.columns(len(results)), results):
             for rank, (hit, is_gold) in enumerate(zip(r.hits, r.gold_document), start=1)
         ]
         st.markdown("".join(cards) or "_nothing retrieved_", unsafe_allow_html=True)
+ws.preload_models()  # after the first answer is drawn: then a typed question does not wait for the model
 
 if query is not None:
     st.subheader("Gold spans: found or missed by each index")

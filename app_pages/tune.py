@@ -11,8 +11,9 @@ s = ui.settings()
 st.title("Tune: chunk size, summaries and the BM25 mix")
 st.caption(
     "The baseline and SAC on the same pooled corpus as Compare and the sweeps (every chosen dataset, one "
-    "index). Stops marked ⚡ answer at once from results computed before (the committed sweeps, or settings "
-    "built here earlier): no embedding. Any other stop can be built in the background; it is ⚡ afterwards."
+    "index). The stops listed ⚡ under each slider answer at once from results computed before (the committed "
+    "sweeps, or settings built here earlier): no embedding. Any other stop can be built in the background; it "
+    "is ⚡ afterwards."
 )
 bench = ui.benchmark(s)
 if not bench.queries:
@@ -48,22 +49,16 @@ instant = {
 
 
 row = st.columns([3, 2, 2, 3])
-chunk_size = row[0].select_slider(
-    "Chunk size (characters)", tune.CHUNK_SIZES, key="tune_chunk",
-    format_func=lambda v: tune.mark(v, instant["chunk_size"]),
-)  # fmt: skip
+chunk_size = row[0].select_slider("Chunk size (characters)", tune.CHUNK_SIZES, key="tune_chunk")
+row[0].caption(tune.instant_caption(tune.CHUNK_SIZES, instant["chunk_size"]))
 row[1].selectbox(
     "Summary provider", providers, key="tune_provider", format_func=lambda p: ui.PROVIDER_LABELS.get(p, p),
     help="file: the LLM summaries of summaries/llm.jsonl (150 and 300 characters); extractive: any length",
 )  # fmt: skip
-chars = row[2].select_slider(
-    "Summary length (characters)", lengths, key="tune_chars",
-    format_func=lambda v: tune.mark(v, instant["chars"]),
-)  # fmt: skip
-weight = row[3].select_slider(
-    "Semantic weight (1 = dense, 0 = BM25)", tune.WEIGHTS, key="tune_weight",
-    format_func=lambda v: tune.mark(v, instant["semantic_weight"]),
-)  # fmt: skip
+chars = row[2].select_slider("Summary length (characters)", lengths, key="tune_chars")
+row[2].caption(tune.instant_caption(lengths, instant["chars"]))
+weight = row[3].select_slider("Semantic weight (1 = dense, 0 = BM25)", tune.WEIGHTS, key="tune_weight")
+row[3].caption(tune.instant_caption(tune.WEIGHTS, instant["semantic_weight"]))
 row = st.columns([2, 5])
 k = row[0].select_slider("k", tune.KS, key="tune_k")
 shown = row[1].multiselect(

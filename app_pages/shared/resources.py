@@ -85,12 +85,7 @@ def _build_manager(cache_dir: str) -> builds.BuildManager:
 
 def _embedder(s: state.Settings, config: state.RunConfig) -> compare.Embedder:
     key = shared.resource_key("embedder", s.cache_dir, config.model, config.backend)
-    return registry().get(key, lambda: _preloaded(compare.Embedder(config.model, s.cache_dir, backend=config.backend)))
-
-
-def _preloaded(embedder: compare.Embedder) -> compare.Embedder:
-    embedder.preload()  # the model loads while the page draws: a typed question answers at once
-    return embedder
+    return registry().get(key, lambda: compare.Embedder(config.model, s.cache_dir, backend=config.backend))
 
 
 def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[compare.Workspace | None, list]:

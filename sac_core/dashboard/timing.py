@@ -161,8 +161,9 @@ def compare_cold(env: Mapping[str, str], cache_dir: Path, timeout_ms: float = 7_
 
 def tune_stops(env: Mapping[str, str], moves: int = 6, timeout_ms: float = 60_000) -> tuple[Timings, Timings]:
     """Tune moved between instant stops of the chunk-size slider (alternating 500 and 800, both in
-    the committed grid): (seconds from the key press to the new answer on screen, server time of
-    each Tune run)."""
+    the committed grid): (seconds from the last key press to the new answer on screen, server time
+    of that Tune run). The slider is walked to the stop before the target one key at a time, each
+    rerun settled (the stops between are off the grid), and only the step onto the grid is timed."""
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "timing.tsv"
         with browser.session({**env, TIMING_ENV: str(log)}, Path(tmp) / "streamlit.log") as (server, page):
@@ -170,14 +171,16 @@ def tune_stops(env: Mapping[str, str], moves: int = 6, timeout_ms: float = 60_00
             page.wait_for_selector("text=At k = 8", timeout=timeout_ms)
             browser.settle(page)
             thumb = page.get_by_role("slider", name="Chunk size (characters)")
-            seconds = []
+            seconds, server_ms = [], []
             for i in range(moves):
-                before = len(read_timing_log(log, "Tune"))
                 target = 800 if i % 2 == 0 else 500
+                key = "ArrowRight" if target == 800 else "ArrowLeft"
+                for _ in range(5):  # 500 ↔ 750 or 800 ↔ 550: stops of 50 characters, untimed
+                    thumb.press(key)
+                    browser.settle(page)
+                before = len(read_timing_log(log, "Tune"))
                 t0 = time.perf_counter()
-                thumb.focus()
-                for _ in range(6):  # 500 ↔ 800: six stops of 50 characters
-                    thumb.press("ArrowRight" if target == 800 else "ArrowLeft")
+                thumb.press(key)
                 page.wait_for_function(
                     f"() => document.body.innerText.includes('Now: chunk {target},')", timeout=timeout_ms
                 )
@@ -185,5 +188,5 @@ def tune_stops(env: Mapping[str, str], moves: int = 6, timeout_ms: float = 60_00
                 deadline = time.monotonic() + timeout_ms / 1000
                 while len(read_timing_log(log, "Tune")) <= before and time.monotonic() < deadline:
                     page.wait_for_timeout(20)
-            runs = read_timing_log(log, "Tune")
-    return Timings.of(seconds), Timings.of([ms / 1000 for ms in runs[-moves:]])
+                server_ms.append(read_timing_log(log, "Tune")[-1])
+    return Timings.of(seconds), Timings.of([ms / 1000 for ms in server_ms])

@@ -239,7 +239,10 @@ def curves_figure(table: pd.DataFrame) -> go.Figure:
     return fig
 
 
-def mark(value: object, instant: set, text: str | None = None) -> str:
-    """A slider stop's label: ⚡ when the stop answers at once."""
-    shown = text if text is not None else f"{value:g}" if isinstance(value, float) else str(value)
-    return f"{shown} ⚡" if value in instant else shown
+def instant_caption(values: Sequence, instant: set) -> str:
+    """The line under a slider naming its stops that answer at once (⚡), in slider order.
+
+    Shown under the slider rather than in its stop labels: Streamlit resets a slider whose labels
+    change between reruns, and the instant stops of one slider change as the others move."""
+    stops = [f"{v:g}" if isinstance(v, float) else str(v) for v in values if v in instant]
+    return "⚡ instant: " + (", ".join(stops) if stops else "none at the other sliders' values")

@@ -133,6 +133,12 @@ class Workspace:
             out.append(ColumnResult(col, hits, [h.chunk.file_path in gold_files for h in hits], metrics, summaries))
         return out
 
+    def preload_models(self) -> None:
+        """Load every column's model in the background (a page calls this once its answer is drawn,
+        so the first typed question does not wait seconds for the model, nor the first answer for it)."""
+        for embedder in {id(r.embedder): r.embedder for r in self.retrievers.values()}.values():
+            embedder.preload()
+
     def timed_search(self, text: str, k: int, query: Query | None = None) -> tuple[list[ColumnResult], float]:
         """``search`` and its wall time in milliseconds (for the latency benchmark)."""
         t0 = time.perf_counter()

@@ -115,6 +115,8 @@ def test_diff_table_hand_computed():
 
 
 def test_marks_and_the_figure():
-    assert tune.mark(500, {500}) == "500 ⚡" and tune.mark(300, {500}) == "300" and tune.mark(0.5, {0.5}) == "0.5 ⚡"
+    assert tune.instant_caption((300, 500, 800), {800, 500}) == "⚡ instant: 500, 800"  # slider order
+    assert tune.instant_caption((0.25, 0.5, 1.0), {1.0, 0.5}) == "⚡ instant: 0.5, 1"
+    assert tune.instant_caption((300,), set()) == "⚡ instant: none at the other sliders' values"
     fig = tune.curves_figure(pd.concat([_results({"Baseline": {"drm": 0.5}}, k=k) for k in (1, 4)]))
     assert len(fig.data) == 3  # one line per metric panel for one index

@@ -65,9 +65,11 @@ class Embedder:
                 self._encoder = load_encoder(self.model, self.backend, self.cache_dir)
             return self._encoder
 
-    def preload(self) -> threading.Thread:
-        """Load the model in a background thread. A server calls this when it opens an index, so the
-        first question typed does not wait seconds for the model; a search meanwhile waits for it."""
+    def preload(self) -> threading.Thread | None:
+        """Load the model in a background thread, if not loaded yet: a server calls this once a page
+        is drawn, so the first question typed does not wait seconds for it; a search meanwhile waits."""
+        if self._encoder is not None:
+            return None
         thread = threading.Thread(target=lambda: self.encoder, name=f"preload {self.model}", daemon=True)
         thread.start()
         return thread

@@ -125,6 +125,7 @@ def test_preload_loads_the_model_once_for_every_thread(tmp_path, monkeypatch):
     monkeypatch.setattr(module, "load_encoder", slow_load)
     e = Embedder(DEFAULT_MODEL, tmp_path)
     thread = e.preload()
+    assert thread is not None
     asked = []
     waiter = threading.Thread(target=lambda: asked.append(e.encoder))  # a search arriving mid-load waits
     waiter.start()
@@ -132,3 +133,4 @@ def test_preload_loads_the_model_once_for_every_thread(tmp_path, monkeypatch):
     thread.join(5)
     waiter.join(5)
     assert loads == [DEFAULT_MODEL] and asked == [e.encoder]
+    assert e.preload() is None  # loaded: nothing to start
