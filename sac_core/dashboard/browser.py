@@ -129,7 +129,8 @@ def screenshot(page: Any, path: Path) -> Path:
     return path
 
 
-_ABSOLUTE = re.compile(r"(?<![\w.:/])/(?:work|home|root|tmp|usr|opt|var|mnt|srv|Users)/[^\s\"'<>]*")
+# a root folder not preceded by a word character or a dot: "/tmp/x" and "sqlite:////tmp/x", not "cache/tmp/x"
+_ABSOLUTE = re.compile(r"(?<![\w.])/(?:work|home|root|tmp|usr|opt|var|mnt|srv|Users)/[^\s\"'<>]*")
 
 
 def absolute_paths(text: str) -> list[str]:

@@ -66,51 +66,57 @@ def take_screenshots(
         say("running the demo sweep for the Curves page …")
         sweep = demo_sweep(available_datasets(demo), chunk_sizes=(500,))
         run_with_progress(sweep, demo, cache_dir, results / sweep.name)
-        review_db = f"sqlite:///{Path(tmp) / 'review.sqlite'}"
-        _review_session(demo, cache_dir, review_db)
-        env = {"SAC_CACHE_DIR": relative_to_project(cache_dir), "SAC_RESULTS_DIR": relative_to_project(results),
-               "SAC_REVIEW_DB": review_db}  # fmt: skip
-        with browser.session(env, Path(tmp) / "streamlit.log") as (server, page):
-            say("compare (demo) …")
-            page.goto(f"{server.url}/?dataset=demo_nda&q=demo_nda%2F1&k=3")
-            page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)
-            _shoot(page, out, "compare", shots)
-            say("curves …")
-            page.goto(f"{server.url}/curves")
-            page.wait_for_selector(".js-plotly-plot", timeout=60_000)
-            _shoot(page, out, "curves", shots)
-            say("tune …")
-            page.goto(f"{server.url}/tune")  # the demo sweep covers the default stop: answered at once
-            page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
-            _shoot(page, out, "tune", shots)
-            say("map …")
-            page.goto(f"{server.url}/map?dataset=demo_nda&q=demo_nda%2F1&k=3")
+        with tempfile.TemporaryDirectory(dir=cache_dir) as db_dir:  # in the cache: the page shows a relative path
+            db_file = Path(db_dir) / "review.sqlite"
+            _review_session(demo, cache_dir, f"sqlite:///{db_file.resolve()}")
+            env = {"SAC_CACHE_DIR": relative_to_project(cache_dir), "SAC_RESULTS_DIR": relative_to_project(results),
+                   "SAC_REVIEW_DB": f"sqlite:///{relative_to_project(db_file)}"}  # fmt: skip
+            _shoot_pages(out, env, Path(tmp), data_dir, say, shots)
+    return shots
+
+
+def _shoot_pages(
+    out: Path, env: dict[str, str], tmp: Path, data_dir: Path | None, say: Callable[[str], None], shots: list[Path]
+) -> None:
+    """Every page on the demo corpus in one server, then Compare and Map on ``data_dir`` if given."""
+    with browser.session(env, Path(tmp) / "streamlit.log") as (server, page):
+        say("compare (demo) …")
+        page.goto(f"{server.url}/?dataset=demo_nda&q=demo_nda%2F1&k=3")
+        page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)
+        _shoot(page, out, "compare", shots)
+        say("curves …")
+        page.goto(f"{server.url}/curves")
+        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        _shoot(page, out, "curves", shots)
+        say("tune …")
+        page.goto(f"{server.url}/tune")  # the demo sweep covers the default stop: answered at once
+        page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
+        _shoot(page, out, "tune", shots)
+        say("map …")
+        page.goto(f"{server.url}/map?dataset=demo_nda&q=demo_nda%2F1&k=3")
+        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=BUILD_TIMEOUT)
+        _shoot(page, out, "map", shots)
+        say("documents …")
+        page.goto(f"{server.url}/documents")
+        page.wait_for_selector(".sac-doc", timeout=60_000)
+        _shoot(page, out, "documents", shots)
+        say("review …")
+        page.goto(f"{server.url}/review")
+        name = page.get_by_label("Your name", exact=False)
+        name.fill("reviewer")
+        name.press("Enter")
+        page.wait_for_selector(".sac-hit", timeout=60_000)
+        _shoot(page, out, "review", shots)
+    if data_dir is not None:
+        env["SAC_DATA_DIR"] = relative_to_project(data_dir)
+        with browser.session(env, Path(tmp) / "streamlit-real.log") as (server, page):
+            say("compare (LegalBench-RAG, lbr-mini; the first build embeds the three indexes) …")
+            page.goto(f"{server.url}/?dataset=privacy_qa&k=4&cols=baseline,sac-generic,doc-aware")
+            page.wait_for_selector(".sac-hit", timeout=BUILD_TIMEOUT)
+            _shoot(page, out, "compare-lbr-mini", shots)
+            say("map (LegalBench-RAG, lbr-mini) …")
+            page.goto(f"{server.url}/map?dataset=contractnli&k=8")
             page.wait_for_function(
                 "() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=BUILD_TIMEOUT
             )
-            _shoot(page, out, "map", shots)
-            say("documents …")
-            page.goto(f"{server.url}/documents")
-            page.wait_for_selector(".sac-doc", timeout=60_000)
-            _shoot(page, out, "documents", shots)
-            say("review …")
-            page.goto(f"{server.url}/review")
-            name = page.get_by_label("Your name", exact=False)
-            name.fill("reviewer")
-            name.press("Enter")
-            page.wait_for_selector(".sac-hit", timeout=60_000)
-            _shoot(page, out, "review", shots)
-        if data_dir is not None:
-            env["SAC_DATA_DIR"] = relative_to_project(data_dir)
-            with browser.session(env, Path(tmp) / "streamlit-real.log") as (server, page):
-                say("compare (LegalBench-RAG, lbr-mini; the first build embeds the three indexes) …")
-                page.goto(f"{server.url}/?dataset=privacy_qa&k=4&cols=baseline,sac-generic,doc-aware")
-                page.wait_for_selector(".sac-hit", timeout=BUILD_TIMEOUT)
-                _shoot(page, out, "compare-lbr-mini", shots)
-                say("map (LegalBench-RAG, lbr-mini) …")
-                page.goto(f"{server.url}/map?dataset=contractnli&k=8")
-                page.wait_for_function(
-                    "() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=BUILD_TIMEOUT
-                )
-                _shoot(page, out, "map-lbr-mini", shots)
-    return shots
+            _shoot(page, out, "map-lbr-mini", shots)
