@@ -250,7 +250,9 @@ def test_curves_without_results_says_how_to_make_them(env, monkeypatch, tmp_path
 # --------------------------------------------------------------------------- Tune
 
 
-def test_tune_answers_a_committed_stop_at_once_without_a_model(env, monkeypatch):
+def test_tune_answers_a_committed_stop_at_once_without_a_model(env, monkeypatch, tmp_path):
+    monkeypatch.setenv("SAC_CACHE_DIR", str(tmp_path / "cache"))  # the session cache may hold built stops (300)
+
     def no_model(*args, **kwargs):
         raise AssertionError("Tune created an embedder for a stop the committed results cover")
 
@@ -270,7 +272,10 @@ def test_tune_answers_a_committed_stop_at_once_without_a_model(env, monkeypatch)
     assert "queries of demo_nda" in _unmd(now) and "At k = 4" in [s.value for s in at.subheader]
 
 
-def test_tune_off_the_committed_grid_offers_a_background_build(env):
+def test_tune_off_the_committed_grid_offers_a_background_build(env, monkeypatch, tmp_path):
+    monkeypatch.setenv(
+        "SAC_CACHE_DIR", str(tmp_path / "cache")
+    )  # chunk 300 not built there (the browser test builds it)
     at = _app("app_pages/tune.py")
     at.select_slider(key="tune_chunk").set_value(300).run()
     assert not at.exception
