@@ -104,7 +104,7 @@ def _export(st, path: Path) -> None:
     if "token_type_ids" not in sample:
         sample["token_type_ids"] = torch.zeros_like(sample["input_ids"])
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")  # per process: two workers may export into one cache at once
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # tracer notes on constant shapes; checked: vectors match torch
         torch.onnx.export(
@@ -126,7 +126,7 @@ def _quantize(source: Path, dest: Path) -> None:
     cosine min 0.976, mean 0.992; one scale per tensor (the default) gave min 0.836, mean 0.953."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    tmp = dest.with_suffix(".tmp.onnx")
+    tmp = dest.with_suffix(f".{os.getpid()}.tmp.onnx")
     quantize_dynamic(str(source), str(tmp), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"],
                      per_channel=True)  # fmt: skip
     tmp.replace(dest)
