@@ -144,7 +144,7 @@ def _pool_from_table(bench: Benchmark, table: pd.DataFrame, summaries: Mapping[s
             return None
         text = doc.text[start:end]
         indexed_text = text if summaries is None else augment(text, summaries[fp])
-        if hashlib.sha256(indexed_text.encode("utf-8")).hexdigest() != digest:  # text_sha256, inlined
+        if text_sha256(indexed_text) != digest:
             return None
         chunks.append(Chunk(fp, int(start), int(end), text))
         indexed.append(indexed_text)
