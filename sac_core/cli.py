@@ -453,9 +453,10 @@ def _bench_cold(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Path
     if "paper-memory" in parts:
         bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), "paper")
         base = RunConfig(protocol="paper", datasets=bench.datasets, summary=SummaryConfig(provider="file", chars=150))
-        for config in memory_configs(base, args.memory_columns):
-            summaries = document_summaries(bench, config, data_dir, cache_dir, progress=False)
-            check = check_index(bench, config, cache_dir, summaries if config.method == "sac" else None)
+        for config in dict.fromkeys(memory_configs(base, args.memory_columns)):  # baseline-x3: checked once
+            check = check_index(
+                bench, config, cache_dir, document_summaries(bench, config, data_dir, cache_dir, progress=False)
+            )
             if not check.fresh:
                 raise ValueError(f"(k) needs the saved index of {config.variant} on the paper protocol ({check.reason}): "
                                  f"run `sac index --protocol paper` first, or --memory-columns baseline-x3")  # fmt: skip
