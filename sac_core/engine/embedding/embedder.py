@@ -56,6 +56,7 @@ class Embedder:
         self.encoded = 0  # texts this object actually sent through the model (cache misses)
         self._encoder: Encoder | None = None
         self._encoder_lock = threading.Lock()
+        self._preloading: threading.Thread | None = None
 
     @property
     def encoder(self) -> Encoder:
@@ -70,9 +71,10 @@ class Embedder:
         is drawn, so the first question typed does not wait seconds for it; a search meanwhile waits."""
         if self._encoder is not None:
             return None
-        thread = threading.Thread(target=lambda: self.encoder, name=f"preload {self.model}", daemon=True)
-        thread.start()
-        return thread
+        if self._preloading is None:  # one loader thread however often a page asks
+            self._preloading = threading.Thread(target=lambda: self.encoder, name=f"preload {self.model}", daemon=True)
+            self._preloading.start()
+        return self._preloading
 
     @property
     def dim(self) -> int:

@@ -125,7 +125,7 @@ def test_preload_loads_the_model_once_for_every_thread(tmp_path, monkeypatch):
     monkeypatch.setattr(module, "load_encoder", slow_load)
     e = Embedder(DEFAULT_MODEL, tmp_path)
     thread = e.preload()
-    assert thread is not None
+    assert thread is not None and e.preload() is thread  # asked again mid-load: the same loader
     asked = []
     waiter = threading.Thread(target=lambda: asked.append(e.encoder))  # a search arriving mid-load waits
     waiter.start()
