@@ -75,31 +75,34 @@ def take_screenshots(
     return shots
 
 
+PLOTS_2 = "() => document.querySelectorAll('.js-plotly-plot').length === 2"  # Map: both indexes drawn
+
+
+def _visit(
+    page: Any, out: Path, shots: list[Path], name: str, url: str, ready: str, timeout: float = BUILD_TIMEOUT
+) -> None:
+    """Open ``url``, wait until ``ready`` (a CSS or ``text=`` selector, or a JS function) holds, shoot ``name``."""
+    page.goto(url)
+    if ready.startswith("() =>"):
+        page.wait_for_function(ready, timeout=timeout)
+    else:
+        page.wait_for_selector(ready, timeout=timeout)
+    _shoot(page, out, name, shots)
+
+
 def _shoot_pages(
     out: Path, env: dict[str, str], tmp: Path, data_dir: Path | None, say: Callable[[str], None], shots: list[Path]
 ) -> None:
     """Every page on the demo corpus in one server, then Compare and Map on ``data_dir`` if given."""
     with browser.session(env, Path(tmp) / "streamlit.log") as (server, page):
-        say("compare (demo) …")
-        page.goto(f"{server.url}/?dataset=demo_nda&q=demo_nda%2F1&k=3")
-        page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)
-        _shoot(page, out, "compare", shots)
-        say("curves …")
-        page.goto(f"{server.url}/curves")
-        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
-        _shoot(page, out, "curves", shots)
-        say("tune …")
-        page.goto(f"{server.url}/tune")  # the demo sweep covers the default stop: answered at once
-        page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
-        _shoot(page, out, "tune", shots)
-        say("map …")
-        page.goto(f"{server.url}/map?dataset=demo_nda&q=demo_nda%2F1&k=3")
-        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=BUILD_TIMEOUT)
-        _shoot(page, out, "map", shots)
-        say("documents …")
-        page.goto(f"{server.url}/documents")
-        page.wait_for_selector(".sac-doc", timeout=60_000)
-        _shoot(page, out, "documents", shots)
+        demo_query = "dataset=demo_nda&q=demo_nda%2F1&k=3"
+        say("compare, curves, tune, map, documents (demo) …")
+        _visit(page, out, shots, "compare", f"{server.url}/?{demo_query}", "mark.gold")
+        _visit(page, out, shots, "curves", f"{server.url}/curves", ".js-plotly-plot", 60_000)
+        # the demo sweep covers Tune's default stop: answered at once
+        _visit(page, out, shots, "tune", f"{server.url}/tune", "text=At k = 8")
+        _visit(page, out, shots, "map", f"{server.url}/map?{demo_query}", PLOTS_2)
+        _visit(page, out, shots, "documents", f"{server.url}/documents", ".sac-doc", 60_000)
         say("review …")
         page.goto(f"{server.url}/review")
         name = page.get_by_label("Your name", exact=False)
@@ -110,13 +113,7 @@ def _shoot_pages(
     if data_dir is not None:
         env["SAC_DATA_DIR"] = relative_to_project(data_dir)
         with browser.session(env, Path(tmp) / "streamlit-real.log") as (server, page):
-            say("compare (LegalBench-RAG, lbr-mini; the first build embeds the three indexes) …")
-            page.goto(f"{server.url}/?dataset=privacy_qa&k=4&cols=baseline,sac-generic,doc-aware")
-            page.wait_for_selector(".sac-hit", timeout=BUILD_TIMEOUT)
-            _shoot(page, out, "compare-lbr-mini", shots)
-            say("map (LegalBench-RAG, lbr-mini) …")
-            page.goto(f"{server.url}/map?dataset=contractnli&k=8")
-            page.wait_for_function(
-                "() => document.querySelectorAll('.js-plotly-plot').length === 2", timeout=BUILD_TIMEOUT
-            )
-            _shoot(page, out, "map-lbr-mini", shots)
+            say("compare and map (LegalBench-RAG, lbr-mini; a first build embeds the three indexes) …")
+            url = f"{server.url}/?dataset=privacy_qa&k=4&cols=baseline,sac-generic,doc-aware"
+            _visit(page, out, shots, "compare-lbr-mini", url, ".sac-hit")
+            _visit(page, out, shots, "map-lbr-mini", f"{server.url}/map?dataset=contractnli&k=8", PLOTS_2)
