@@ -35,7 +35,7 @@ st.query_params[compare.PARAM_COLUMNS] = ",".join(methods)  # the URL keeps the 
 st.markdown(views.query_html(None if query is None else query.query_id, asked), unsafe_allow_html=True)
 
 results = ws.search(asked, int(k), query)
-baseline = next((r for r in results if r.column.config.method == "baseline"), None)
+baseline = compare.reference(results)
 for col, r in zip(st.columns(len(results)), results):
     with col:
         st.markdown(f"#### {views.md(r.column.name)}")
@@ -90,7 +90,7 @@ if wrong:
     why = compare.explain_wrong_hit(ws, name, rank, hit, query, asked)
     st.markdown(views.wrong_hit_html(why), unsafe_allow_html=True)
 
-sac = [r for r in results if r.column.config.method == "sac"]
+sac = compare.with_summaries(ws, results)
 if sac:
     st.subheader("The summary each SAC index prepended")
     st.caption(

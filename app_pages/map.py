@@ -29,8 +29,7 @@ datasets = row[2].multiselect("Datasets shown", list(ws.bench.datasets), default
                               key="map_datasets")  # fmt: skip
 scope = row[3].radio("Documents shown", ["all", "this question's"], key="map_scope", horizontal=True,
                      help="this question's: its gold documents and the documents any index retrieved")  # fmt: skip
-sac = [c for c in ws.columns if c.config.method == "sac"]
-shown = [c for c in ws.columns if c.config.method == "baseline"][:1]
+shown, sac = maps.map_columns(ws.columns, ws.retrievers, ws.summaries)
 if sac:
     names = [c.name for c in sac]
     pick = st.selectbox("SAC index beside the baseline", names, key="map_sac") if len(names) > 1 else names[0]

@@ -21,8 +21,9 @@ engine), and nothing in the engine imports from experiments or the dashboard::
                            maps, documents, review/), shared state, builds, HTML views, screenshots
       cli.py               ``sac ...``
 
-A run: ``load_benchmark → build_pool (chunk_document + summaries) → Retriever (Embedder, FAISS/BM25)
-→ score_run → mean_by_dataset``; :func:`evaluate` does all of it for one :class:`RunConfig`.
+A run: ``load_benchmark → the method of RunConfig.method (e.g. build_pool + Retriever: Embedder,
+FAISS/BM25) → its stages → score_run → mean_by_dataset``; :func:`evaluate` does all of it for one
+:class:`RunConfig` in an :class:`OpenContext`. Methods and stages are plug-ins: :data:`METHODS`, :data:`STAGES`.
 """
 
 from .engine import (
@@ -48,11 +49,26 @@ from .engine import (
     score_run,
     summarize_documents,
 )
-from .experiments import Column, ColumnResult, Evaluation, RunConfig, Workspace, default_columns, evaluate
+from .experiments import (
+    METHODS,
+    STAGES,
+    Column,
+    ColumnResult,
+    Evaluation,
+    Method,
+    OpenContext,
+    RunConfig,
+    Stage,
+    Workspace,
+    catalogue_columns,
+    evaluate,
+)
 
 __all__ = [
     "DEFAULT_KS",
     "DEFAULT_MODEL",
+    "METHODS",
+    "STAGES",
     "Benchmark",
     "BenchmarkError",
     "Chunk",
@@ -62,17 +78,20 @@ __all__ = [
     "Embedder",
     "Evaluation",
     "Hit",
+    "Method",
+    "OpenContext",
     "Pool",
     "Query",
     "Retriever",
     "RunConfig",
     "Span",
+    "Stage",
     "SummaryConfig",
     "SummaryError",
     "Workspace",
     "build_pool",
+    "catalogue_columns",
     "chunk_document",
-    "default_columns",
     "evaluate",
     "load_benchmark",
     "mean_by_dataset",

@@ -31,12 +31,22 @@ from .engine.data import (
     write_demo_corpus,
     write_heldout,
 )
-from .engine.embedding import BACKENDS, DEFAULT_MODEL, Embedder, default_backend, shared_embedder
+from .engine.embedding import BACKENDS, DEFAULT_MODEL, Embedder, Embedders, default_backend
 from .engine.indexes import load_index
 from .engine.metrics import DEFAULT_KS
 from .engine.retrieval import Signals, build_pool
 from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
-from .experiments import RunConfig, Workspace, evaluate, format_results, load_sweep, run_sweep, write_run
+from .experiments import (
+    METHODS,
+    OpenContext,
+    RunConfig,
+    Workspace,
+    evaluate,
+    format_results,
+    load_sweep,
+    run_sweep,
+    write_run,
+)
 from .experiments.bench import (
     MEMORY_COLUMNS,
     ann_figures,
@@ -51,16 +61,12 @@ from .experiments.bench import (
     query_latency,
     warm_sweep_seconds,
 )
+from .experiments.evaluate import indexed_chunks
 from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summaries
-from .experiments.index_store import (
-    build_retriever,
-    check_index,
-    document_summaries,
-    index_folder,
-    open_retriever,
-)
+from .experiments.index_store import index_folder
+from .experiments.methods import SAC_METHOD, IndexMethod
 from .experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
-from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation
+from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation, open_index_retriever
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -187,27 +193,31 @@ def cmd_index(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
     print(f"{base.protocol}: {len(bench.documents)} documents; {len(configs)} index(es)", file=sys.stderr)
-    embedders: dict[str, Embedder] = {}
+    embedders = Embedders(cache_dir)
+    say = lambda message: print(message, file=sys.stderr)
+    ctx = OpenContext(bench, data_dir, cache_dir, embedders, progress=not args.quiet, save=True, notes=say)
     for name, config in configs:
         t0 = time.perf_counter()
-        summaries = document_summaries(bench, config, data_dir, cache_dir, progress=not args.quiet)
-        check = check_index(bench, config, cache_dir, summaries)
+        method = config.method_plugin
+        if not isinstance(method, IndexMethod):
+            print(f"{name} ({config.variant}): method {config.method!r} has no index to build")
+            continue
+        check = method.check(config, ctx)
         if check.fresh and not args.force:
             print(f"{name} ({config.variant}): already built and fresh in {check.folder}")
             continue
         if check.state == "stale":
             print(f"{name} ({config.variant}): the saved index is stale ({check.reason}); rebuilding", file=sys.stderr)
         executor = _executor(args)
-        ray_done = prefill(bench, config, data_dir, cache_dir, executor) if executor.kind != "local" else None
-        embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
-        encoded = embedder.encoded
-        retriever = build_retriever(bench, config, cache_dir, embedder, summaries, progress=not args.quiet)
+        ray_done = prefill(config, ctx, executor) if executor.kind != "local" else None
+        encoded = embedders.encoded
+        retriever = method.build(config, ctx)
         seconds = time.perf_counter() - t0
-        new = embedder.encoded - encoded + (ray_done["embedded"] if ray_done else 0)
+        new = embedders.encoded - encoded + (ray_done["embedded"] if ray_done else 0)
         rate = f", {new / seconds:.0f} texts/s" if new else ""
         print(
-            f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} embedded now "
-            f"({len(retriever.pool) - new:,} from the cache), {seconds:.1f}s{rate} → {check.folder}"
+            f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
+            f"{seconds:.1f}s{rate} → {check.folder}"
         )
     print(f"wall time {time.perf_counter() - start:.1f}s")
     return 0
@@ -291,7 +301,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         f"{config.protocol}: {len(bench.queries)} queries, {len(bench.documents)} documents; variant {config.variant}",
         file=sys.stderr,
     )
-    ev = evaluate(bench, config, data_dir, cache_dir, progress=not args.quiet, save_index=args.save_index)
+    say = lambda message: print(message, file=sys.stderr)
+    ctx = OpenContext(
+        bench, data_dir, cache_dir, Embedders(cache_dir), progress=not args.quiet, save=args.save_index, notes=say
+    )
+    ev = evaluate(config, ctx)
     wall = time.perf_counter() - start
     ev.results["wall_seconds"] = round(wall, 1)
     if args.out:
@@ -342,7 +356,7 @@ def _bench_engine(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Pa
     load_s = time.perf_counter() - t0
     if "memory" in parts:
         lat = query_latency(ws, args.queries, args.k)  # also loads the model
-        n_chunks = sum(len(r.pool) for r in ws.retrievers.values())
+        n_chunks = sum(indexed_chunks(r) or 0 for r in ws.retrievers.values())
         print(f"(c) three indexes of {args.protocol} loaded ({n_chunks:,} chunks in all) in {load_s:.1f}s, model "
               f"loaded, {lat['queries']} queries run: peak RSS {peak_rss_mb():,.0f} MB")  # fmt: skip
         print(f"(b) three-way query latency, warm, k={args.k}, model encodes each query: "
@@ -353,7 +367,9 @@ def _bench_engine(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Pa
             print(f"(a) {backend:9s}: raw encode {r['raw_per_s']:.1f} chunks/s, index build {r['build_per_s']:.1f} "
                   f"chunks/s over the same {r['chunks']} chunks; build/raw = {r['ratio']:.2f}")  # fmt: skip
     if "cache-writes" in parts:
-        pool = build_pool(ws.bench.documents, base.chunker, base.chunk_size, base.chunk_overlap)
+        pool = build_pool(
+            ws.bench.documents, chunker=base.chunker, chunk_size=base.chunk_size, chunk_overlap=base.chunk_overlap
+        )
         texts = list(pool.indexed[:: max(1, len(pool) // args.chunks)][: args.chunks])
         for backend in args.backends.split(","):
             rates = cache_write_cost(texts, base.model, backend)
@@ -418,7 +434,7 @@ def _bench_ann(args: argparse.Namespace, data_dir: Path, cache_dir: Path) -> Non
 def _bench_ray(args: argparse.Namespace, data_dir: Path) -> None:
     """(m) embedding in this process against a local Ray instance, and the expected scaling."""
     bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), args.protocol)
-    pool = build_pool(bench.documents, "rcts", 500, 0)
+    pool = build_pool(bench.documents)
     texts = list(dict.fromkeys(pool.indexed[:: max(1, len(pool) // args.chunks)]))[: args.chunks]
     backend = default_backend()
     local = executor_throughput(texts, DEFAULT_MODEL, backend, Executor("local", partitions=1))
@@ -454,9 +470,11 @@ def _bench_cold(args: argparse.Namespace, parts: tuple[str, ...], data_dir: Path
         bench = load_benchmark(data_dir, parse_datasets(args.datasets, data_dir), "paper")
         base = RunConfig(protocol="paper", datasets=bench.datasets, summary=SummaryConfig(provider="file", chars=150))
         for config in dict.fromkeys(memory_configs(base, args.memory_columns)):  # baseline-x3: checked once
-            check = check_index(
-                bench, config, cache_dir, document_summaries(bench, config, data_dir, cache_dir, progress=False)
-            )
+            method = config.method_plugin
+            ctx = OpenContext(bench, data_dir, cache_dir, Embedders(cache_dir))
+            if not isinstance(method, IndexMethod):
+                raise ValueError(f"(k) method {config.method!r} has no index")
+            check = method.check(config, ctx)
             if not check.fresh:
                 raise ValueError(f"(k) needs the saved index of {config.variant} on the paper protocol ({check.reason}): "
                                  f"run `sac index --protocol paper` first, or --memory-columns baseline-x3")  # fmt: skip
@@ -580,12 +598,11 @@ def cmd_separation(args: argparse.Namespace) -> int:
                      summary=summary_config(args, data_dir))  # fmt: skip
     bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
     rows = []
-    embedders: dict[str, Embedder] = {}
+    embedders = Embedders(cache_dir)
     for column in compare_columns(base):
         config = column.config
-        summaries = document_summaries(bench, config, data_dir, cache_dir, progress=False)
-        embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
-        retriever = open_retriever(bench, config, cache_dir, embedder, summaries, not args.quiet, save=True)
+        ctx = OpenContext(bench, data_dir, cache_dir, embedders, progress=not args.quiet, save=True)
+        retriever = open_index_retriever(config, ctx)
         sep = index_separation(retriever)
         rows.append({"index": column.name, "variant": config.variant, "chunk_size": config.chunk_size,
                      "chunks": sep.chunks, "own_share": sep.own_share, "silhouette": sep.silhouette})  # fmt: skip
@@ -599,7 +616,9 @@ def cmd_separation(args: argparse.Namespace) -> int:
     if args.sweep:
         sweep = load_sweep(args.sweep)
         folder = args.results or Path("results") / sweep.name
-        grid = grid_separation(sweep, pd.read_csv(folder / "results.csv"), data_dir, cache_dir, not args.embed_missing)
+        grid = grid_separation(
+            sweep, pd.read_csv(folder / "results.csv"), data_dir, cache_dir, cached_only=not args.embed_missing
+        )
         print(f"\n{len(grid)} dense cells of {sweep.name} (indexes whose embeddings are cached), separation "
               "and means over k (ALL datasets):")  # fmt: skip
         print(grid.drop(columns="cell").round(4).to_string(index=False))
@@ -695,7 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("evaluate", help="retrieve for every query and score DRM, precision, recall, ...")
     _add_data_args(ev)
-    ev.add_argument("--method", default="baseline", choices=["baseline", "sac"])
+    ev.add_argument("--method", default=METHODS.default, choices=METHODS.names())
     _index_args(ev)
     ev.add_argument("--semantic-weight", type=float, default=1.0, help="1 dense, 0 BM25, between: hybrid")
     ev.add_argument("--fusion-depth", type=int, default=100, help="candidates per ranker for the hybrid")
@@ -716,7 +735,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ix = sub.add_parser("index", help="build and save indexes (default: the Compare page's) so they load in seconds")
     _add_data_args(ix)
-    ix.add_argument("--method", choices=["baseline", "sac"], help="one index instead of the Compare page's")
+    ix.add_argument("--method", choices=METHODS.names(), help="one index instead of the Compare page's")
     _index_args(ix)
     _add_summary_args(ix)
     ix.add_argument("--force", action="store_true", help="rebuild even when a fresh saved index exists")
@@ -760,7 +779,9 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--browsers", type=int, default=8, help="concurrent browser sessions for (g)")
     be.add_argument("--off-grid", type=int, default=700, help="chunk size built for the off-grid Tune figure (h)")
     be.add_argument("--ann-protocol", default="paper", choices=PROTOCOLS, help="pool of the HNSW figures (l)")
-    be.add_argument("--ann-method", default="sac", choices=("baseline", "sac"), help="index of the HNSW figures (l)")
+    be.add_argument(
+        "--ann-method", default=SAC_METHOD.name, choices=METHODS.names(), help="index of the HNSW figures (l)"
+    )
     be.add_argument(
         "--memory-columns", default="compare", choices=MEMORY_COLUMNS,
         help="(k): the three Compare indexes, or the baseline index loaded three times (same size)",

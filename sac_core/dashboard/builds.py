@@ -15,6 +15,7 @@ Nothing here imports Streamlit: the pages draw :class:`BuildStatus` and call ``c
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import multiprocessing
 import os
@@ -24,13 +25,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import diskcache
-
 from ..engine.data import load_benchmark
-from ..engine.embedding import Embedder
-from ..experiments import RunConfig, evaluate
-from ..experiments.index_store import build_retriever, check_index, document_summaries, index_key
-from ..experiments.sweep import cell_id
+from ..engine.embedding import Embedders
+from ..experiments import OpenContext, RunConfig, open_method
+from ..experiments.index_store import index_key
+from ..experiments.sweep import cell_id, evaluate_cell, open_cell_cache
 
 BUILDS = "builds"  # status files under the cache directory
 KINDS = ("index", "cell")
@@ -39,7 +38,8 @@ ACTIVE = ("queued", "running")
 
 @dataclass(frozen=True)
 class BuildJob:
-    """What to build. ``index``: the saved index of ``config`` (Compare). ``cell``: ``config``
+    """What to build. ``index``: what ``config`` needs saved: its method's index and what its stages
+    precompute (Compare). ``cell``: ``config``
     evaluated on every query of the benchmark, kept in the sweep-cell cache (Tune)."""
 
     kind: str
@@ -49,9 +49,18 @@ class BuildJob:
     label: str
 
     @property
+    def plugins(self) -> tuple[str, ...]:
+        """Modules that define the config's method and stages: the worker process imports them, so
+        a method registered by a module of its own is known there too."""
+        parts = [self.config.method_plugin, *self.config.stages]
+        return tuple(dict.fromkeys(type(p).__module__ for p in parts))
+
+    @property
     def key(self) -> str:
-        if self.kind == "index":
-            return f"index-{index_key(self.config)}"
+        if self.kind == "index":  # one build per index, and per stage setting on top of it
+            stages = "".join(stage.label(self.config) for stage in self.config.stages)
+            suffix = f"-{hashlib.sha256(stages.encode()).hexdigest()[:8]}" if stages else ""
+            return f"index-{index_key(self.config)}{suffix}"
         payload = json.dumps({**self.config.columns(), "ks": list(self.config.ks)}, sort_keys=True, default=str)
         return f"cell-{hashlib.sha256(payload.encode()).hexdigest()[:16]}"
 
@@ -139,27 +148,23 @@ def run_job(job: BuildJob, status_path: Path, api_key: str | None = None) -> Non
     report = _Reporter(status_path, job)
     try:
         report.write(stage="loading the benchmark")
+        for module in job.plugins:
+            importlib.import_module(module)
         config = job.config
         bench = load_benchmark(job.data_dir, config.datasets, config.protocol, config.seed)
-        report.write(stage="summaries")
-        summaries = document_summaries(bench, config, job.data_dir, job.cache_dir, api_key, progress=False)
-        embedder = Embedder(config.model, job.cache_dir, backend=config.backend)
+        embedders = Embedders(job.cache_dir)
+        ctx = OpenContext(
+            bench, job.data_dir, job.cache_dir, embedders, api_key=api_key, on_progress=report.progress, save=True
+        )
         if job.kind == "index":
-            if not check_index(bench, config, job.cache_dir, summaries).fresh:
-                report.write(stage="chunking")
-                build_retriever(bench, config, job.cache_dir, embedder, summaries, False, report.progress, save=True)
+            report.write(stage="summaries and chunks")
+            open_method(config, ctx)  # loads what is saved and fresh at once; builds and saves the rest
         else:
             cid = cell_id(config, bench)
-            with diskcache.Cache(str(Path(job.cache_dir) / "sweep_cells"), eviction_policy="none") as cells:
+            with open_cell_cache(job.cache_dir) as cells:
                 if cid not in cells:
-                    if not check_index(bench, config, job.cache_dir, summaries).fresh:
-                        report.write(stage="chunking")
-                        build_retriever(bench, config, job.cache_dir, embedder, summaries, False, report.progress, True)
-                    report.write(stage="retrieving every query", eta_s=None)
-                    t0 = time.perf_counter()
-                    ev = evaluate(bench, config, job.data_dir, job.cache_dir, api_key, False, embedder)
-                    hit = {"results": ev.results, "per_query": ev.per_query, "run": ev.run}
-                    cells.set(cid, {**hit, "seconds": time.perf_counter() - t0})
+                    report.write(stage="summaries, chunks and every query", eta_s=None)
+                    cells.set(cid, evaluate_cell(config, ctx))  # the index it builds is saved and used at once
         report.write(state="done", stage="", eta_s=None)
     except Exception as e:  # reported to the page; the process then ends
         report.write(state="failed", error=f"{type(e).__name__}: {e}", eta_s=None)

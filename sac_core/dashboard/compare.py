@@ -4,25 +4,34 @@ span every index found. Names the page needs from elsewhere are re-exported (``i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ..engine.chunking import Chunk
+from ..engine.chunking import Chunk, chunk_document
 from ..engine.data import Benchmark, Span
 from ..engine.data import Query as Query
 from ..engine.embedding import Embedder as Embedder
+from ..engine.embedding import Embedders
 from ..engine.entities import extract_entities
-from ..engine.retrieval import Hit, Retriever, Signals, as_spans, augment
+from ..engine.retrieval import Hit, Ranker, as_spans, augment
 from ..engine.summaries import CostEstimate, SummaryConfig, estimate_cost
 from ..engine.summaries import SummaryError as SummaryError
 from ..engine.summaries import load_prompt as load_prompt
-from ..experiments import DEFAULT_METHODS, Column, ColumnResult, RunConfig, method_catalogue
+from ..experiments import (
+    Column,
+    ColumnResult,
+    OpenContext,
+    RunConfig,
+    catalogue,
+    catalogue_columns,
+    default_keys,
+    open_method,
+)
+from ..experiments import NotBuilt as NotBuilt
 from ..experiments import Workspace as Workspace
-from ..experiments.index_store import document_summaries, load_retriever
-from ..experiments.signals import with_signals
 from .builds import BuildJob
 from .highlight import covered
 
@@ -31,49 +40,58 @@ PARAM_COLUMNS = "cols"  # URL parameter: comma-separated method keys
 
 
 def method_choices(base: RunConfig) -> dict[str, str]:
-    """``method key → display name`` of every method a user can put in a column."""
-    return {key: name for key, (name, _config) in method_catalogue(base).items()}
+    """``method key → display name`` of every method a user can put in a column (the catalogue)."""
+    return {key: preset.title for key, preset in catalogue(base).items()}
 
 
 def parse_methods(raw: str | None, base: RunConfig) -> tuple[str, ...]:
     """Method keys from the URL (``cols=baseline,doc-aware``): unknown keys dropped, at most
     five; fewer than two known keys → the default columns."""
-    known = method_catalogue(base)
+    known = catalogue(base)
     keys = tuple(dict.fromkeys(k.strip() for k in (raw or "").split(",") if k.strip() in known))[:MAX_COLUMNS]
     return keys if len(keys) >= MIN_COLUMNS else default_methods(base)
 
 
 def default_methods(base: RunConfig) -> tuple[str, ...]:
-    known = method_catalogue(base)
-    return tuple(k for k in DEFAULT_METHODS if k in known)
+    return default_keys(base)
 
 
 def compare_columns(base: RunConfig, methods: Sequence[str] | None = None) -> tuple[Column, ...]:
-    """The indexes shown side by side: ``methods`` (keys of :func:`method_choices`, default
-    baseline / SAC generic / SAC expert). The extractive provider ignores the prompt, so it gets
-    one SAC column instead of two identical ones."""
-    catalogue = method_catalogue(base)
-    keys = [k for k in (methods or default_methods(base)) if k in catalogue]
-    return tuple(Column(catalogue[k][0], catalogue[k][1]) for k in keys)
+    """The columns shown side by side: ``methods`` (keys of :func:`method_choices`, by default the
+    catalogue's default columns: baseline, SAC generic, SAC expert; one SAC column with the
+    extractive provider, which ignores the prompt)."""
+    return catalogue_columns(base, methods)
 
 
 def pending_cost(bench: Benchmark, columns: Sequence[Column], data_dir: Path, cache_dir: Path) -> CostEstimate:
-    """What building ``columns`` would still request from the ``openai`` provider (cached: free)."""
+    """What opening ``columns`` would still request from the ``openai`` provider (cached: free),
+    each set of summaries counted once however many columns read it."""
     texts = {fp: d.text for fp, d in bench.documents.items()}
-    docs = tokens_in = tokens_out = 0
-    usd = 0.0
+    wanted: dict[SummaryConfig, None] = {}
     for col in columns:
-        cfg = col.config
-        if cfg.method != "sac" or cfg.summary.provider != "openai":
-            continue
-        est = estimate_cost(texts, cfg.summary.resolved(data_dir), cache_dir)
-        docs, tokens_in, tokens_out, usd = (
-            docs + est.documents,
-            tokens_in + est.input_tokens,
-            tokens_out + est.output_tokens,
-            usd + est.usd,
-        )
-    return CostEstimate(docs, tokens_in, tokens_out, usd, estimated=True)
+        for summary in col.config.summaries_read():
+            if summary.provider == "openai":
+                wanted[summary.resolved(data_dir)] = None
+    estimates = [estimate_cost(texts, summary, cache_dir) for summary in wanted]
+    return CostEstimate(
+        sum(e.documents for e in estimates),
+        sum(e.input_tokens for e in estimates),
+        sum(e.output_tokens for e in estimates),
+        sum(e.usd for e in estimates),
+        estimated=True,
+    )
+
+
+def reference(results: Sequence[ColumnResult]) -> ColumnResult | None:
+    """The column the others' metrics are compared with: the first one that runs the plain default
+    method (the baseline) without stages, if shown."""
+    plain = RunConfig().variant
+    return next((r for r in results if r.column.config.variant == plain), None)
+
+
+def with_summaries(ws: Workspace, results: Sequence[ColumnResult]) -> list[ColumnResult]:
+    """The columns whose index prepended document summaries (SAC and its kin), in order."""
+    return [r for r in results if ws.summaries.get(r.column.name)]
 
 
 def gold_coverage(query: Query, results: Sequence[ColumnResult]) -> list[tuple[Span, dict[str, float]]]:
@@ -92,27 +110,23 @@ def summary_source(config: SummaryConfig, data_dir: Path) -> str:
         return str(path)
 
 
-class NotBuilt(LookupError):
-    """A column's saved index is missing or stale: it has to be built first."""
-
-
 def open_column(
     bench: Benchmark, column: Column, data_dir: Path, cache_dir: Path, embedder: Embedder, api_key: str | None = None
-) -> tuple[Retriever, dict[str, str]]:
-    """The column's retriever from its fresh saved index, and its summaries ({} for a baseline);
-    raises :class:`NotBuilt` when the index is missing or stale (never builds: that is a job)."""
-    config = column.config
-    summaries = document_summaries(bench, config, data_dir, cache_dir, api_key, progress=False)
-    retriever = load_retriever(bench, config, cache_dir, embedder, summaries)
-    if retriever is None:
-        raise NotBuilt(column.name)
-    return with_signals(retriever, bench, config, data_dir, cache_dir, embedder, api_key), summaries or {}
+) -> tuple[Ranker, Mapping[str, str]]:
+    """The column's ranker opened from its saved index (``embedder``: the server's loaded model), and
+    the summaries its index prepended ({} when none); raises :class:`NotBuilt` when the index is
+    missing or stale (never builds: that is a job)."""
+    embedders = Embedders(cache_dir)
+    embedders.add(embedder)
+    ctx = OpenContext(bench, Path(data_dir), Path(cache_dir), embedders, api_key=api_key, build=False)
+    opened = open_method(column.config, ctx)
+    return opened.ranker, opened.summaries
 
 
 def index_job(column: Column, data_dir: Path, cache_dir: Path) -> BuildJob:
-    """The background build that makes ``column``'s saved index."""
-    bare = column.config.with_(signals=Signals())  # signals are retrieval-time: the method's own index
-    return BuildJob("index", Path(data_dir), Path(cache_dir), bare, f"{column.name} ({bare.variant})")
+    """The background build that makes what ``column`` needs saved (its method's index, and what its stages need)."""
+    config = column.config
+    return BuildJob("index", Path(data_dir), Path(cache_dir), config, f"{column.name} ({config.index_variant})")
 
 
 # --------------------------------------------------------------------------- why this wrong document
@@ -151,15 +165,33 @@ def _facts(wrong: str, gold: str) -> tuple[tuple[str, str, str], ...]:
     )
 
 
-def explain_wrong_hit(ws: Workspace, column: str, rank: int, hit: Hit, query: Query, asked: str) -> WrongHit:
-    """The explanation of one wrong-document hit of ``column`` (see :class:`WrongHit`)."""
-    retriever = ws.retrievers[column]
-    sac = [c.name for c in ws.columns if c.config.method == "sac"]
-    source = column if column in sac else (sac[0] if sac else "")
+def _gold_chunks(ranker: Ranker, config: RunConfig, bench: Benchmark, gold_doc: str) -> list[Chunk]:
+    """The chunks of the gold document as the column's index holds them (chunked with the
+    column's settings when its method has no chunk index)."""
+    pool = getattr(ranker, "pool", None)
+    if pool is not None:
+        return [c for c in pool.chunks if c.file_path == gold_doc]
+    text = bench.documents[gold_doc].text
+    return chunk_document(gold_doc, text, config.chunker, config.chunk_size, config.chunk_overlap)
+
+
+def explain_wrong_hit(
+    ws: Workspace, column: str, rank: int, hit: Hit, query: Query, asked: str, embedder: Embedder | None = None
+) -> WrongHit:
+    """The explanation of one wrong-document hit of ``column`` (see :class:`WrongHit`). The query
+    and chunks are encoded by the column's own model, else ``embedder``, else another column's."""
+    ranker = ws.retrievers[column]
+    with_summaries = [c.name for c in ws.columns if ws.summaries.get(c.name)]  # SAC-like: summaries prepended
+    source = column if column in with_summaries else (with_summaries[0] if with_summaries else "")
     summaries = ws.summaries.get(source, {})
     gold_doc = sorted(query.gold_files)[0]
-    gold_chunks = [c for c in retriever.pool.chunks if c.file_path == gold_doc]
-    embedder = retriever.embedder
+    config = next(c.config for c in ws.columns if c.name == column)
+    gold_chunks = _gold_chunks(ranker, config, ws.bench, gold_doc)
+    own = getattr(ranker, "embedder", None)
+    candidates = [e for e in (own, embedder, *ws.embedders()) if isinstance(e, Embedder)]
+    if not candidates:
+        raise ValueError("no embedding model to explain this hit with")
+    embedder = candidates[0]
     vectors = embedder.encode([asked, hit.chunk.text, *(c.text for c in gold_chunks)], False)
     q, chunk_vec, gold_vecs = vectors[0], vectors[1], vectors[2:]
     best = int(np.argmax(gold_vecs @ q)) if len(gold_chunks) else None

@@ -24,6 +24,7 @@ from ..engine.metrics import DEFAULT_KS
 from ..engine.summaries import SummaryConfig
 from ..experiments import PaperPoint, RunConfig, Sweep, flipped_queries, run_sweep
 from ..experiments import paper as paper
+from ..experiments.methods import BASELINE, SAC_METHOD
 from .text import svg_text
 
 RESULTS_ENV = "SAC_RESULTS_DIR"
@@ -213,7 +214,7 @@ def select(
 def variant_order(variants: Sequence[str]) -> list[str]:
     """Baseline first, then the rest alphabetically."""
     uniq = list(dict.fromkeys(variants))
-    return sorted(uniq, key=lambda v: (v != "baseline", v))
+    return sorted(uniq, key=lambda v: (v != BASELINE.name, v))
 
 
 def dataset_order(datasets: Sequence[str]) -> list[str]:
@@ -329,14 +330,14 @@ def means_figure(means: pd.DataFrame, refs: Sequence[PaperPoint] = (), metrics: 
                 textposition="outside",
             )
         )
-    for method in ("sac", "baseline"):
-        pts = {p.metric: p for p in refs if p.method == method and p.k is None}
+    for method in (SAC_METHOD, BASELINE):
+        pts = {p.metric: p for p in refs if p.method == method.name and p.k is None}
         if not pts:
             continue
         values = [pts[m].value * 100 if m in pts else None for m in metrics]
         approx = any(p.approx for p in pts.values())
         sources = "/".join(sorted({p.source for p in pts.values()}))
-        what = "SAC" if method == "sac" else "baseline"
+        what = SAC_METHOD.title if method is SAC_METHOD else BASELINE.name
         fig.add_trace(
             go.Bar(
                 x=labels,
@@ -345,7 +346,7 @@ def means_figure(means: pd.DataFrame, refs: Sequence[PaperPoint] = (), metrics: 
                 marker={
                     "color": "white",
                     "line": {"color": "black", "width": 1.5},
-                    "pattern": {"shape": "/" if method == "sac" else "x"},
+                    "pattern": {"shape": "/" if method is SAC_METHOD else "x"},
                 },
                 text=[f"{'≈' if approx else ''}{v:.1f}" if v is not None else "" for v in values],
                 textposition="outside",
@@ -373,11 +374,11 @@ def comparison_table(means: pd.DataFrame, refs: Sequence[PaperPoint], metrics: S
         rows.append(
             {"source": variant, **{METRIC_LABELS.get(m, m): round(float(sub[m].mean()) * 100, 2) for m in metrics}}
         )
-    for method in ("sac", "baseline"):
-        pts = {p.metric: p for p in refs if p.method == method and p.k is None}
+    for method in (SAC_METHOD, BASELINE):
+        pts = {p.metric: p for p in refs if p.method == method.name and p.k is None}
         if pts:
             approx = "≈" if any(p.approx for p in pts.values()) else ""
-            name = f"paper {'SAC' if method == 'sac' else 'baseline'} {approx}".strip()
+            name = f"paper {SAC_METHOD.title if method is SAC_METHOD else BASELINE.name} {approx}".strip()
             rows.append(
                 {
                     "source": name,
@@ -446,11 +447,13 @@ def demo_sweep(
     cells: list[RunConfig] = []
     for size in chunk_sizes:
         for w in weights:
-            cells.append(base.with_(method="baseline", chunk_size=size, semantic_weight=w))
+            cells.append(base.with_(method=BASELINE.name, chunk_size=size, semantic_weight=w))
             for n in chars:
                 for prompt in prompts:
                     summary = SummaryConfig(provider="file", prompt=prompt, chars=n)
-                    cells.append(base.with_(method="sac", chunk_size=size, semantic_weight=w, summary=summary))
+                    cells.append(
+                        base.with_(method=SAC_METHOD.name, chunk_size=size, semantic_weight=w, summary=summary)
+                    )
     return Sweep(DEMO_SWEEP, tuple(dict.fromkeys(cells)))
 
 

@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 from ..engine.data import Query
 from ..engine.metrics import document_silhouette, own_document_share
 from ..engine.retrieval import Hit, Retriever
-from ..experiments import RunConfig
+from ..experiments import Column, RunConfig
 from ..experiments.index_store import index_folder
 from .curves import PALETTE
 from .text import svg_text
@@ -239,3 +239,18 @@ def map_data(retriever: Retriever, cache_dir: Path, config: RunConfig, method: s
     folder = index_folder(cache_dir, config)
     documents = [c.file_path for c in retriever.pool.chunks]
     return MapData(vectors, cached_projection(folder, vectors, method), cached_separation(folder, vectors, documents))
+
+
+def map_columns(
+    columns: Sequence[Column], rankers: Mapping[str, object], summaries: Mapping[str, Mapping[str, str]]
+) -> tuple[list[Column], list[Column]]:
+    """Which columns can be drawn: (the first plain dense index, the dense indexes with summaries
+    prepended). A method without a dense chunk index (an imported run) has no map."""
+
+    def drawable(column: Column) -> bool:
+        ranker = rankers.get(column.name)
+        return isinstance(ranker, Retriever) and ranker.dense is not None
+
+    dense = [c for c in columns if drawable(c)]
+    plain = [c for c in dense if not summaries.get(c.name)][:1]
+    return plain, [c for c in dense if summaries.get(c.name)]

@@ -17,7 +17,7 @@ from ..engine.data import available_datasets, load_benchmark
 from ..engine.summaries import SummaryConfig
 from ..experiments import RunConfig, Workspace
 from . import browser, review
-from .compare import compare_columns
+from .compare import compare_columns, default_methods
 from .curves import demo_sweep, run_with_progress
 from .state import ensure_demo_corpus
 
@@ -46,7 +46,7 @@ def _review_session(demo: Path, cache_dir: Path, url: str) -> None:
     """A two-query blind session on the demo corpus (baseline vs SAC generic, k = 3) to photograph."""
     bench = load_benchmark(demo, available_datasets(demo), "full")
     base = RunConfig(protocol="full", datasets=bench.datasets, summary=SummaryConfig(provider="file"))
-    columns = compare_columns(base, ["baseline", "sac-generic"])
+    columns = compare_columns(base, default_methods(base)[:2])  # baseline and SAC generic
     ws = Workspace.open(bench, columns, demo, cache_dir)
     db = review.ReviewDB(url)
     queries = review.sample_queries(bench, bench.datasets, 2, 7)

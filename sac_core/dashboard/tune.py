@@ -30,8 +30,9 @@ from ..engine.data import Benchmark
 from ..engine.embedding import BACKENDS
 from ..engine.metrics import DEFAULT_KS, METRICS, mean_by_dataset
 from ..experiments import RunConfig
+from ..experiments.methods import BASELINE, SAC_METHOD
 from ..experiments.significance import LOWER_IS_BETTER
-from ..experiments.sweep import bench_digest, cell_id
+from ..experiments.sweep import CELLS, bench_digest, cached_cell, cell_id, open_cell_cache
 from .builds import BuildJob
 from .curves import METRIC_LABELS, PALETTE
 
@@ -55,8 +56,8 @@ class TuneSetting:
         summary = replace(base.summary, provider=self.provider, prompt="generic", chars=self.chars)
         name = "SAC extractive" if self.provider == "extractive" else "SAC generic"
         return {
-            "Baseline": common.with_(method="baseline", summary=base.summary),
-            name: common.with_(method="sac", summary=summary),
+            BASELINE.title: common.with_(method=BASELINE.name, summary=base.summary),
+            name: common.with_(method=SAC_METHOD.name, summary=summary),
         }
 
     @property
@@ -116,7 +117,7 @@ class Lookup:
         if cells is None:
             return None
         for cid, backend in candidates:
-            hit = cells.get(cid)
+            hit = cached_cell(cells, cid)
             if hit is not None:
                 return Found(hit["per_query"], "computed here", backend)
         return None
@@ -124,10 +125,9 @@ class Lookup:
     def _cells(self) -> diskcache.Cache | None:
         """The sweep-cell cache, opened once (diskcache objects may be shared between threads)."""
         if self._cache is None:
-            folder = self.cache_dir / "sweep_cells"
-            if not (folder / "cache.db").exists():
+            if not (self.cache_dir / CELLS / "cache.db").exists():
                 return None
-            self._cache = diskcache.Cache(str(folder), eviction_policy="none")
+            self._cache = open_cell_cache(self.cache_dir)
         return self._cache
 
     def available(self, config: RunConfig, bench: Benchmark) -> bool:

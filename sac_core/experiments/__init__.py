@@ -1,35 +1,48 @@
 """Experiments: one :class:`RunConfig` → evaluate; grids of them (sweeps), paired tests, tables, speed figures.
 
-Depends on :mod:`sac_core.engine` only; the dashboard and the CLI build on it.
+A run names a registered :class:`Method` (:data:`METHODS`), re-ranked by the :class:`Stage` s its
+settings switch on (:data:`STAGES`); :mod:`.methods` holds the built-in ones. Depends on
+:mod:`sac_core.engine` only; the dashboard and the CLI build on it.
 """
 
-from .config import RunConfig
-from .evaluate import Evaluation, evaluate, format_results, run_queries
-from .methods import DEFAULT_METHODS, DOCUMENT_AWARE, method_catalogue
+from . import methods
+from .catalogue import Column, catalogue, catalogue_columns, default_keys
+from .config import METHODS, STAGES, RunConfig
+from .evaluate import Evaluation, evaluate, format_results, open_method, run_queries
 from .paper import PaperPoint
+from .plugins import Method, NotBuilt, OpenContext, Opened, Preset, Stage
 from .runs import read_run, write_run
 from .significance import compare_methods, flipped_queries, permutation_test
 from .sweep import Sweep, SweepError, load_sweep, run_sweep
-from .workspace import Column, ColumnResult, Workspace, default_columns
+from .workspace import ColumnResult, Workspace
 
 __all__ = [
-    "DEFAULT_METHODS",
-    "DOCUMENT_AWARE",
+    "METHODS",
+    "STAGES",
     "Column",
     "ColumnResult",
     "Evaluation",
+    "Method",
+    "NotBuilt",
+    "OpenContext",
+    "Opened",
     "PaperPoint",
+    "Preset",
     "RunConfig",
+    "Stage",
     "Sweep",
     "SweepError",
     "Workspace",
+    "catalogue",
+    "catalogue_columns",
     "compare_methods",
-    "default_columns",
+    "default_keys",
     "evaluate",
     "flipped_queries",
     "format_results",
     "load_sweep",
-    "method_catalogue",
+    "methods",
+    "open_method",
     "permutation_test",
     "read_run",
     "run_queries",

@@ -22,15 +22,17 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.data import Benchmark
-from ..engine.embedding import Embedder
+from ..engine.embedding import Embedder, Embedders
 from ..engine.indexes import DenseIndex
 from ..engine.retrieval import Retriever, build_pool
+from .catalogue import catalogue_columns
 from .config import RunConfig
-from .evaluate import evaluate
+from .evaluate import evaluate, indexed_chunks, open_method
 from .executors import EmbedTask, Executor, embed_partition, prefill_embeddings
-from .index_store import build_retriever, document_summaries
+from .methods import baseline, sac
+from .plugins import OpenContext
 from .sweep import SweepError, load_sweep, run_sweep
-from .workspace import Workspace, default_columns
+from .workspace import Workspace
 
 
 def peak_rss_mb() -> float:
@@ -48,7 +50,9 @@ def query_latency(workspace: Workspace, n_queries: int, k: int) -> dict[str, flo
 
 def encode_vs_build(bench: Benchmark, config: RunConfig, n_chunks: int, backend: str) -> dict[str, float | str]:
     """Chunks/s of the bare model and of building a Retriever (hash, cache write, FAISS) from scratch."""
-    pool = build_pool(bench.documents, config.chunker, config.chunk_size, config.chunk_overlap)
+    pool = build_pool(
+        bench.documents, chunker=config.chunker, chunk_size=config.chunk_size, chunk_overlap=config.chunk_overlap
+    )
     step = max(1, len(pool) // n_chunks)
     sub = replace(pool, chunks=pool.chunks[::step][:n_chunks], indexed=pool.indexed[::step][:n_chunks])
     with tempfile.TemporaryDirectory() as tmp:
@@ -58,7 +62,7 @@ def encode_vs_build(bench: Benchmark, config: RunConfig, n_chunks: int, backend:
         embedder.encode(list(sub.indexed), progress=False, cache=False)
         raw = len(sub) / (time.perf_counter() - t0)
         t0 = time.perf_counter()
-        Retriever(sub, embedder, 1.0, progress=False)
+        Retriever(sub, embedder, progress=False)
         build = len(sub) / (time.perf_counter() - t0)
     return {"backend": backend, "chunks": len(sub), "raw_per_s": raw, "build_per_s": build, "ratio": build / raw}
 
@@ -101,15 +105,14 @@ def cold_build(
     ``cache_dir``: where to build (default: a temporary folder, removed afterwards)."""
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(cache_dir) if cache_dir is not None else Path(tmp)
-        embedder = Embedder(configs[0].model, cache, backend=backend)
+        embedders = Embedders(cache)
+        ctx = OpenContext(bench, data_dir, cache, embedders, save=True)
         t0 = time.perf_counter()
         texts = 0
         for config in configs:
-            config = config.with_(backend=backend)
-            summaries = document_summaries(bench, config, data_dir, cache, progress=False)
-            texts += len(build_retriever(bench, config, cache, embedder, summaries, progress=False).pool)
+            texts += indexed_chunks(open_method(config.with_(backend=backend), ctx).ranker) or 0
         seconds = time.perf_counter() - t0
-    return {"seconds": seconds, "texts": texts, "encoded": embedder.encoded, "per_s": embedder.encoded / seconds}
+    return {"seconds": seconds, "texts": texts, "encoded": embedders.encoded, "per_s": embedders.encoded / seconds}
 
 
 PAPER_MEMORY_SCRIPT = """
@@ -140,8 +143,8 @@ def memory_configs(base: RunConfig, columns: str) -> list[RunConfig]:
     index three times (each column loads its own copy from disk): a stand-in of the same size when
     only the baseline index has been built."""
     if columns == "baseline-x3":
-        return [base.with_(method="baseline")] * 3
-    return [col.config for col in default_columns(base)]
+        return [base.with_(method=baseline.NAME)] * 3
+    return [col.config for col in catalogue_columns(base)]
 
 
 def loaded_memory(
@@ -166,15 +169,15 @@ def cell_build_seconds(
     embedded and evaluated on every query, into ``cache_dir`` (give a fresh one for a cold figure):
     seconds, texts embedded, texts/s."""
     cells = (
-        base.with_(method="baseline", chunk_size=chunk_size),
-        base.with_(method="sac", chunk_size=chunk_size),
+        base.with_(method=baseline.NAME, chunk_size=chunk_size),
+        base.with_(method=sac.NAME, chunk_size=chunk_size),
     )
-    embedder = Embedder(base.model, cache_dir, backend=base.backend)
+    embedders = Embedders(cache_dir)
     t0 = time.perf_counter()
     for config in cells:
-        evaluate(bench, config, data_dir, cache_dir, progress=False, embedder=embedder)
+        evaluate(config, OpenContext(bench, data_dir, cache_dir, embedders))
     seconds = time.perf_counter() - t0
-    return {"seconds": seconds, "encoded": embedder.encoded, "per_s": embedder.encoded / seconds}
+    return {"seconds": seconds, "encoded": embedders.encoded, "per_s": embedders.encoded / seconds}
 
 
 def ann_figures(exact: DenseIndex, queries: np.ndarray, ks: tuple[int, ...], m: int, ef_search: int) -> dict:

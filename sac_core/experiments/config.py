@@ -1,7 +1,8 @@
 """One frozen dataclass describes an experiment; it is passed down, never read from globals.
 
 Paths of the machine (data and cache directories) are not part of it: the same experiment can
-run on any copy of the data.
+run on any copy of the data. ``method`` names a :class:`~.plugins.Method` of :data:`METHODS`;
+the registered :data:`STAGES` its settings switch on (the document-aware ``signals``) re-rank it.
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ from ..engine.data import DATASETS, PROTOCOLS
 from ..engine.embedding import BACKENDS, DEFAULT_MODEL, default_backend, model_id
 from ..engine.indexes import DENSE_KINDS
 from ..engine.metrics import DEFAULT_KS, MODES
-from ..engine.retrieval import METHODS, Signals
+from ..engine.retrieval import Signals
 from ..engine.summaries import SummaryConfig
+from .plugins import Method, Registry, Stage
+
+METHODS: Registry[Method[RunConfig]] = Registry("method")  # what RunConfig.method can name
+STAGES: Registry[Stage[RunConfig]] = Registry("stage")  # applied in this order when a config switches them on
 
 
 @dataclass(frozen=True)
@@ -23,7 +28,7 @@ class RunConfig:
     protocol: str = "lbr-mini"
     datasets: tuple[str, ...] = DATASETS
     seed: int | None = None  # only for protocol "paper"; None = the paper's f"{dataset}194"
-    method: str = "baseline"  # "baseline" | "sac"
+    method: str = ""  # a name in METHODS ("" = the registry's default, the plain baseline)
     chunker: str = "rcts"
     chunk_size: int = 500  # characters of the document per chunk
     chunk_overlap: int = 0  # characters
@@ -33,7 +38,7 @@ class RunConfig:
     fusion_depth: int = 100  # candidates each ranker gives the fusion (at least max k)
     ks: tuple[int, ...] = DEFAULT_KS
     metric_mode: str = "merged"  # "merged" | "compat" (LegalBench-RAG's unmerged sums)
-    summary: SummaryConfig = field(default_factory=SummaryConfig)  # used when method == "sac"
+    summary: SummaryConfig = field(default_factory=SummaryConfig)  # the summaries a method or stage reads
     # The dense index: exact ("flat"), approximate ("hnsw"), or "auto" = HNSW from ann_threshold chunks on.
     dense_index: str = "auto"
     ann_threshold: int = 1_000_000  # chunks
@@ -48,9 +53,11 @@ class RunConfig:
     LATER: ClassVar[tuple[str, ...]] = ("dense_index", "ann_threshold", "hnsw_m", "ef_search")
 
     def __post_init__(self) -> None:
+        if not self.method:
+            object.__setattr__(self, "method", METHODS.default)  # frozen: set once, while being made
         checks = [
             (self.protocol in PROTOCOLS, f"protocol must be one of {PROTOCOLS}"),
-            (self.method in METHODS, f"method must be one of {METHODS}"),
+            (self.method in METHODS, f"method must be one of {', '.join(METHODS.names())}"),
             (self.chunker in CHUNKERS, f"chunker must be one of {CHUNKERS}"),
             (self.backend in BACKENDS, f"backend must be one of {BACKENDS}"),
             (self.chunk_size > 0, "chunk_size must be > 0"),
@@ -72,18 +79,28 @@ class RunConfig:
 
     @property
     def variant(self) -> str:
-        """Short name of what is indexed: ``baseline``, ``sac-<provider>-<prompt>-<chars>`` or ``sac-extractive-<chars>``."""
-        return self.index_variant + self.signals.label
+        """Short name of what runs: the method's variant and the active stages' labels, e.g.
+        ``baseline``, ``sac-file-generic-150``, ``baseline+split+doc:summary300×8+bm25×0.125``."""
+        return self.index_variant + "".join(stage.label(self) for stage in self.stages)
 
     @property
     def index_variant(self) -> str:
-        """What the chunk index holds, without the retrieval-time signals."""
-        if self.method == "baseline":
-            return "baseline"
-        s = self.summary
-        if s.provider == "extractive":  # no prompt: the summary is built from the text itself
-            return f"sac-extractive-{s.chars}"
-        return f"sac-{s.provider}-{s.prompt_name}-{s.chars}"
+        """What the method itself runs, without the stages."""
+        return self.method_plugin.variant(self)
+
+    @property
+    def method_plugin(self) -> Method[RunConfig]:
+        return METHODS.get(self.method)
+
+    @property
+    def stages(self) -> tuple[Stage[RunConfig], ...]:
+        """The registered stages this configuration switches on, in order."""
+        return tuple(stage for stage in STAGES if stage.active(self))
+
+    def summaries_read(self) -> tuple[SummaryConfig, ...]:
+        """Every set of summaries the method and its stages read (for cost estimates and records)."""
+        parts = [self.method_plugin.summaries(self), *(stage.summaries(self) for stage in self.stages)]
+        return tuple(dict.fromkeys(p for p in parts if p is not None))
 
     def columns(self) -> dict[str, object]:
         """Flat config values for result tables (no secrets exist in the config)."""
@@ -94,7 +111,7 @@ class RunConfig:
             if k not in ("summary", "ks", "datasets", "signals") and not (k in self.LATER and v == defaults[k])
         }
         flat.update(datasets=",".join(self.datasets), model=model_id(self.model), variant=self.variant)
-        summaries = self.method == "sac" or self.signals.uses_summaries
+        summaries = bool(self.summaries_read())
         for key, value in self.summary.columns().items():
             flat[f"summary_{key}"] = value if summaries else None
         for key, value in self.signals.changed().items():  # only when set: published cells keep their ids

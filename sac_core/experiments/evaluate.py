@@ -1,20 +1,17 @@
-"""The whole experiment: benchmark → (summaries) → pool → indexes → retrieval → metrics."""
+"""The whole experiment: benchmark → method (summaries, index) → stages → retrieval → metrics."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pandas as pd
 
 from ..engine.data import Benchmark, Span
-from ..engine.embedding import Embedder
 from ..engine.metrics import mean_by_dataset, score_run
-from ..engine.retrieval import Retriever, as_spans
+from ..engine.retrieval import Ranker, as_spans
 from .config import RunConfig
-from .index_store import document_summaries, open_retriever
-from .signals import with_signals
+from .plugins import OpenContext, Opened
 
 
 @dataclass
@@ -26,45 +23,46 @@ class Evaluation:
     seconds: dict[str, float] = field(default_factory=dict)  # wall time per stage
 
 
+def open_method(config: RunConfig, ctx: OpenContext) -> Opened:
+    """``config``'s method opened in ``ctx`` (loaded, or built as ``ctx`` allows), then wrapped by
+    every stage ``config`` switches on, in registration order."""
+    opened = config.method_plugin.open(config, ctx)
+    for stage in config.stages:
+        opened = stage.wrap(opened, config, ctx)
+    return opened
+
+
+def indexed_chunks(ranker: Ranker) -> int | None:
+    """How many chunks the ranker's index holds (None for a method without one, e.g. an imported run)."""
+    pool = getattr(ranker, "pool", None)
+    return None if pool is None else len(pool)
+
+
 def run_queries(
-    retriever: Retriever,
-    bench: Benchmark,
-    config: RunConfig,
-    progress: bool = False,
+    ranker: Ranker, bench: Benchmark, config: RunConfig, *, progress: bool = False
 ) -> tuple[dict[str, list[Span]], pd.DataFrame]:
-    """Every benchmark query through ``retriever``: the run (ranked spans up to max k) and its per-query metrics."""
-    hits = retriever.search([q.text for q in bench.queries], config.max_k, progress)
+    """Every benchmark query through ``ranker``: the run (ranked spans up to max k) and its per-query metrics."""
+    hits = ranker.search([q.text for q in bench.queries], config.max_k, progress=progress)
     run = {q.query_id: as_spans(h) for q, h in zip(bench.queries, hits)}
     return run, score_run(bench.queries, run, config.ks, config.metric_mode)
 
 
-def evaluate(
-    bench: Benchmark,
-    config: RunConfig,
-    data_dir: Path,
-    cache_dir: Path,
-    api_key: str | None = None,
-    progress: bool = True,
-    embedder: Embedder | None = None,
-    save_index: bool = False,
-) -> Evaluation:
-    """Run ``config`` on ``bench``. A fresh saved index for ``config`` is loaded instead of rebuilt
-    (see :mod:`.index_store`); ``save_index`` saves the index this run builds."""
+def evaluate(config: RunConfig, ctx: OpenContext) -> Evaluation:
+    """Run ``config`` on ``ctx.bench``: a fresh saved index is loaded instead of rebuilt (see
+    :mod:`.index_store`); ``ctx.save`` saves an index this run builds."""
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
-    summaries = document_summaries(bench, config, data_dir, cache_dir, api_key, progress)
-    seconds["summaries"] = time.perf_counter() - t0
+    opened = open_method(config, ctx)
+    seconds["open"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    embedder = embedder or Embedder(config.model, cache_dir, backend=config.backend)
-    retriever = open_retriever(bench, config, cache_dir, embedder, summaries, progress, save=save_index)
-    retriever = with_signals(retriever, bench, config, data_dir, cache_dir, embedder, api_key)
-    pool = retriever.pool
-    seconds["index"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    run, per_query = run_queries(retriever, bench, config, progress)
+    run, per_query = run_queries(opened.ranker, ctx.bench, config, progress=ctx.progress)
     seconds["retrieve"] = time.perf_counter() - t0
     results = mean_by_dataset(per_query)
-    counts = {"n_queries": len(bench.queries), "n_documents": len(bench.documents), "n_chunks": len(pool)}
+    counts = {
+        "n_queries": len(ctx.bench.queries),
+        "n_documents": len(ctx.bench.documents),
+        "n_chunks": indexed_chunks(opened.ranker),
+    }
     for key, value in {**config.columns(), **counts}.items():
         results[key] = value
     results.insert(1, "variant", results.pop("variant"))

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..engine.data import Benchmark
 from ..engine.embedding import Embedder
 from ..engine.summaries import SummaryConfig, summarize_documents
 from .config import RunConfig
-from .index_store import document_summaries, make_pool
+from .methods import IndexMethod
+from .plugins import OpenContext
 
 EXECUTORS: tuple[str, ...] = ("local", "ray")
 T = TypeVar("T")
@@ -149,19 +149,22 @@ def prefill_summaries(
     return run_tasks(summarize_partition, payloads, executor)
 
 
-def prefill(bench: Benchmark, config: RunConfig, data_dir: Path, cache_dir: Path, executor: Executor) -> dict[str, int]:
-    """Summaries (for SAC) and then embeddings of ``config``'s pool, computed by ``executor`` into the
-    caches; what follows (``build_retriever``, ``evaluate``) then finds them all cached."""
-    texts = {fp: d.text for fp, d in bench.documents.items()}
+def prefill(config: RunConfig, ctx: OpenContext, executor: Executor) -> dict[str, int]:
+    """Every set of summaries ``config`` reads and then the embeddings of its method's pool, computed
+    by ``executor`` into the caches; what follows (building the index, ``evaluate``) then finds them
+    all cached. A method without a chunk index has nothing to embed."""
+    texts = {fp: d.text for fp, d in ctx.bench.documents.items()}
     done: dict[str, int] = {"summarized": 0, "embedded": 0}
-    if config.method == "sac":
-        summary = config.summary.resolved(data_dir)
-        done["summarized"] = sum(r["new"] for r in prefill_summaries(texts, summary, cache_dir, executor))
-    summaries = document_summaries(bench, config, data_dir, cache_dir, progress=False)
-    pool = make_pool(bench, config, summaries)
+    for summary in config.summaries_read():
+        resolved = summary.resolved(ctx.data_dir)
+        done["summarized"] += sum(r["new"] for r in prefill_summaries(texts, resolved, ctx.cache_dir, executor))
+    method = config.method_plugin
+    if not isinstance(method, IndexMethod):
+        return done
+    pool = method.pool(config, ctx)
     by_document: dict[str, list[str]] = {}
     for chunk, text in zip(pool.chunks, pool.indexed):
         by_document.setdefault(chunk.file_path, []).append(text)
-    results = prefill_embeddings(by_document, config.model, config.backend, cache_dir, executor)
+    results = prefill_embeddings(by_document, config.model, config.backend, ctx.cache_dir, executor)
     done["embedded"] = sum(r["encoded"] for r in results)
     return done

@@ -25,36 +25,28 @@ import pandas as pd
 
 from ..engine.chunking import Chunk
 from ..engine.data import Benchmark
-from ..engine.embedding import Embedder, model_id
+from ..engine.embedding import model_id
 from ..engine.embedding.models import packaged_version
 from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index, text_sha256
-from ..engine.retrieval import Pool, Retriever, Signals, augment, build_pool
-from ..engine.summaries import summarize_documents
+from ..engine.retrieval import Pool, Retriever, Signals, build_pool
 from .config import RunConfig
+from .plugins import NotBuilt, OpenContext
 
 INDEXES = "indexes"  # folder under the cache directory
 RETRIEVAL_ONLY = ("semantic_weight", "fusion_depth", "ks", "metric_mode", "summary_file", "ef_search")
 
 
-def document_summaries(
-    bench: Benchmark,
-    config: RunConfig,
-    data_dir: Path,
-    cache_dir: Path,
-    api_key: str | None = None,
-    progress: bool = True,
-) -> dict[str, str] | None:
-    """``file_path → summary`` for SAC, ``None`` for the baseline."""
-    if config.method != "sac":
-        return None
-    summary = config.summary.resolved(data_dir)
-    texts = {fp: doc.text for fp, doc in bench.documents.items()}
-    records = summarize_documents(texts, summary, cache_dir, api_key=api_key, progress=progress)
-    return {fp: r.summary for fp, r in records.items()}
+IndexText = Callable[[Chunk], str]  # the text a chunk is indexed under (the method decides)
 
 
-def make_pool(bench: Benchmark, config: RunConfig, summaries: Mapping[str, str] | None) -> Pool:
-    return build_pool(bench.documents, config.chunker, config.chunk_size, config.chunk_overlap, summaries)
+def make_pool(bench: Benchmark, config: RunConfig, index_text: IndexText) -> Pool:
+    return build_pool(
+        bench.documents,
+        chunker=config.chunker,
+        chunk_size=config.chunk_size,
+        chunk_overlap=config.chunk_overlap,
+        index_text=index_text,
+    )
 
 
 def index_settings(config: RunConfig) -> dict[str, object]:
@@ -134,7 +126,7 @@ def check_index(
     return _compare(read_manifest(folder), _expected(bench, config, summaries), folder)
 
 
-def _pool_from_table(bench: Benchmark, table: pd.DataFrame, summaries: Mapping[str, str] | None) -> Pool | None:
+def _pool_from_table(bench: Benchmark, table: pd.DataFrame, index_text: IndexText) -> Pool | None:
     """The pool a chunk table describes, or None if any chunk's text no longer hashes the same."""
     columns = [table[c].tolist() for c in table.columns]  # plain lists: far faster than itertuples
     chunks, indexed = [], []
@@ -142,31 +134,42 @@ def _pool_from_table(bench: Benchmark, table: pd.DataFrame, summaries: Mapping[s
         doc = bench.documents.get(fp)
         if doc is None:
             return None
-        text = doc.text[start:end]
-        indexed_text = text if summaries is None else augment(text, summaries[fp])
+        chunk = Chunk(fp, int(start), int(end), doc.text[start:end])
+        try:
+            indexed_text = index_text(chunk)
+        except KeyError:  # e.g. a summary missing now
+            return None
         if text_sha256(indexed_text) != digest:
             return None
-        chunks.append(Chunk(fp, int(start), int(end), text))
+        chunks.append(chunk)
         indexed.append(indexed_text)
     return Pool(tuple(chunks), tuple(indexed))
 
 
 def load_retriever(
-    bench: Benchmark, config: RunConfig, cache_dir: Path, embedder: Embedder, summaries: Mapping[str, str] | None
+    config: RunConfig, ctx: OpenContext, *, index_text: IndexText, summaries: Mapping[str, str] | None
 ) -> Retriever | None:
     """A Retriever from the saved index for ``config``, or None when it is missing or stale."""
-    folder = index_folder(cache_dir, config)
-    check = _compare(read_manifest(folder), _expected(bench, config, summaries), folder)
+    folder = index_folder(ctx.cache_dir, config)
+    check = _compare(read_manifest(folder), _expected(ctx.bench, config, summaries), folder)
     if not check.fresh:
         return None
     saved = load_index(folder)
     if saved is None or saved.dense is None:
         return None
-    pool = _pool_from_table(bench, saved.chunks, summaries)
+    pool = _pool_from_table(ctx.bench, saved.chunks, index_text)
     if pool is None:
         return None
     saved.dense.set_ef_search(config.ef_search)
-    return Retriever(pool, embedder, config.semantic_weight, config.fusion_depth, False, dense=saved.dense)
+    embedder = ctx.embedders.get(config.model, config.backend)
+    return Retriever(
+        pool,
+        embedder,
+        semantic_weight=config.semantic_weight,
+        fusion_depth=config.fusion_depth,
+        progress=False,
+        dense=saved.dense,
+    )
 
 
 def dense_builder(config: RunConfig, chunks: int) -> Callable[[np.ndarray], DenseIndex]:
@@ -177,53 +180,56 @@ def dense_builder(config: RunConfig, chunks: int) -> Callable[[np.ndarray], Dens
 
 
 def build_retriever(
-    bench: Benchmark,
-    config: RunConfig,
-    cache_dir: Path,
-    embedder: Embedder,
-    summaries: Mapping[str, str] | None,
-    progress: bool = True,
-    on_progress: Callable[[int, int], None] | None = None,
-    save: bool = True,
+    config: RunConfig, ctx: OpenContext, *, index_text: IndexText, summaries: Mapping[str, str] | None
 ) -> Retriever:
-    """Chunk, embed (from the embedding cache where possible) and index; save the index when ``save``."""
+    """Chunk, embed (from the embedding cache where possible) and index; save the index when ``ctx.save``."""
     t0 = time.perf_counter()
-    pool = make_pool(bench, config, summaries)
+    pool = make_pool(ctx.bench, config, index_text)
+    embedder = ctx.embedders.get(config.model, config.backend)
     encoded = embedder.encoded
-    make_dense = dense_builder(config, len(pool))
     retriever = Retriever(
-        pool, embedder, config.semantic_weight, config.fusion_depth, progress, on_progress, make_dense=make_dense
+        pool,
+        embedder,
+        semantic_weight=config.semantic_weight,
+        fusion_depth=config.fusion_depth,
+        progress=ctx.progress,
+        on_progress=ctx.on_progress,
+        make_dense=dense_builder(config, len(pool)),
     )
-    if save and retriever.dense is not None:  # a BM25-only setting has nothing worth saving
+    new = embedder.encoded - encoded
+    cached = f" ({len(set(pool.indexed)) - new:,} of the {len(set(pool.indexed)):,} distinct texts from the cache)"
+    what = f"{config.index_variant}: {len(pool):,} chunks, {new:,} texts embedded now{cached}"
+    if ctx.save and retriever.dense is not None:  # a BM25-only setting has nothing worth saving
         manifest = {
-            **_expected(bench, config, summaries),
+            **_expected(ctx.bench, config, summaries),
             "key": index_key(config),
             "model": model_id(config.model),
             "backend": config.backend,
             "dim": retriever.dense.dim,
             "dense_index": retriever.dense.kind,
-            "documents": len(bench.documents),
-            "encoded": embedder.encoded - encoded,
+            "documents": len(ctx.bench.documents),
+            "encoded": new,
             "seconds": round(time.perf_counter() - t0, 1),
             "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
         spans = [(c.file_path, c.start, c.end) for c in pool.chunks]
-        save_index(index_folder(cache_dir, config), retriever.dense, spans, pool.indexed, manifest)
+        folder = index_folder(ctx.cache_dir, config)
+        save_index(folder, retriever.dense, spans, pool.indexed, manifest)
+        ctx.say(f"{what}; index saved in {folder}")
+    else:
+        ctx.say(f"{what}; index built in memory, not saved (--save-index saves it)")
     return retriever
 
 
-def open_retriever(
-    bench: Benchmark,
-    config: RunConfig,
-    cache_dir: Path,
-    embedder: Embedder,
-    summaries: Mapping[str, str] | None,
-    progress: bool = True,
-    on_progress: Callable[[int, int], None] | None = None,
-    save: bool = False,
+def open_index(
+    config: RunConfig, ctx: OpenContext, *, index_text: IndexText, summaries: Mapping[str, str] | None
 ) -> Retriever:
-    """The saved index for ``config`` when it is fresh, else a new build (saved when ``save``)."""
-    loaded = load_retriever(bench, config, cache_dir, embedder, summaries)
+    """The saved index for ``config`` when it is fresh, else a new build (saved when ``ctx.save``);
+    with ``ctx.build`` False a missing or stale index raises :class:`NotBuilt` instead."""
+    loaded = load_retriever(config, ctx, index_text=index_text, summaries=summaries)
     if loaded is not None:
+        ctx.say(f"{config.index_variant}: saved index loaded from {index_folder(ctx.cache_dir, config)}")
         return loaded
-    return build_retriever(bench, config, cache_dir, embedder, summaries, progress, on_progress, save)
+    if not ctx.build:
+        raise NotBuilt(config.index_variant)
+    return build_retriever(config, ctx, index_text=index_text, summaries=summaries)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from .methods import BASELINE, SAC_METHOD
+
 PAPER = "Reuter et al. 2025 (SAC)"
 PAPER_KS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 
@@ -22,7 +24,7 @@ class PaperPoint:
     """One published number. ``k=None``: mean over PAPER_KS; ``dataset="ALL"``: mean over datasets."""
 
     source: str  # "Table 1", "Table 2", "Figure", "Text"
-    method: str  # "sac" or "baseline"
+    method: str  # the name of a registered method: SAC or the baseline
     metric: str  # "precision", "recall" or "drm"
     value: float  # fraction
     chunk_size: int = 500
@@ -34,7 +36,7 @@ class PaperPoint:
 
     @property
     def label(self) -> str:
-        what = "SAC" if self.method == "sac" else "baseline"
+        what = SAC_METHOD.title if self.method == SAC_METHOD.name else BASELINE.name
         at = "mean over k" if self.k is None else f"k={self.k}"
         approx = "≈" if self.approx else ""
         return f"paper {what} ({self.source}, {at}): {approx}{self.value:.1%}"
@@ -44,7 +46,7 @@ def _table(source: str, rows: dict[tuple[int, int | None, float], tuple[float, f
     out = []
     for (chunk, chars, weight), (p, r, d) in rows.items():
         for metric, value in (("precision", p), ("recall", r), ("drm", d)):
-            out.append(PaperPoint(source, "sac", metric, round(value / 100, 6), chunk, chars, weight))
+            out.append(PaperPoint(source, SAC_METHOD.name, metric, round(value / 100, 6), chunk, chars, weight))
     return out
 
 
@@ -74,12 +76,12 @@ TABLE_2 = _table(
 
 # SAC DRM per dataset at k = 8 (read from the paper's figure; approximate).
 DRM_AT_8 = [
-    PaperPoint("Figure", "sac", "drm", value, dataset=ds, k=8, approx=True)
+    PaperPoint("Figure", SAC_METHOD.name, "drm", value, dataset=ds, k=8, approx=True)
     for ds, value in (("cuad", 0.10), ("maud", 0.15), ("contractnli", 0.42), ("privacy_qa", 0.28))
 ]
 
 # The baseline's DRM, about 67 % on average (over datasets and k).
-BASELINE_DRM = [PaperPoint("Text", "baseline", "drm", 0.67, summary_chars=None, approx=True)]
+BASELINE_DRM = [PaperPoint("Text", BASELINE.name, "drm", 0.67, summary_chars=None, approx=True)]
 
 POINTS: tuple[PaperPoint, ...] = (*TABLE_1, *TABLE_2, *DRM_AT_8, *BASELINE_DRM)
 

@@ -12,11 +12,12 @@ import pandas as pd
 from scipy import stats
 
 from ..engine.data import Benchmark, load_benchmark
-from ..engine.embedding import Embedder, shared_embedder, text_key
+from ..engine.embedding import Embedders, text_key
 from ..engine.metrics import document_silhouette, own_document_share
 from ..engine.retrieval import Retriever
 from .config import RunConfig
-from .index_store import document_summaries, make_pool, open_retriever
+from .methods import IndexMethod
+from .plugins import OpenContext
 from .sweep import Sweep, cell_id
 
 NEIGHBOURS = 10
@@ -39,24 +40,38 @@ def index_separation(retriever: Retriever) -> IndexSeparation:
     )
 
 
-def all_embedded(bench: Benchmark, config: RunConfig, data_dir: Path, cache_dir: Path, embedder: Embedder) -> bool:
+def all_embedded(config: RunConfig, ctx: OpenContext) -> bool:
     """Are all the texts of ``config``'s pool in the embedding cache already (nothing to compute)?"""
-    pool = make_pool(bench, config, document_summaries(bench, config, data_dir, cache_dir, progress=False))
-    return all(text_key(config.model, t, config.backend) in embedder.cache for t in set(pool.indexed))
+    method = config.method_plugin
+    if not isinstance(method, IndexMethod):
+        return False
+    pool = method.pool(config, ctx)
+    cache = ctx.embedders.get(config.model, config.backend).cache
+    return all(text_key(config.model, t, config.backend) in cache for t in set(pool.indexed))
+
+
+def open_index_retriever(config: RunConfig, ctx: OpenContext) -> Retriever:
+    """``config``'s chunk index (loaded, or built and saved); an error for a method without one."""
+    method = config.method_plugin
+    if not isinstance(method, IndexMethod):
+        raise ValueError(f"method {config.method!r} has no chunk index to measure")
+    ranker = method.open(config, ctx).ranker
+    assert isinstance(ranker, Retriever)  # what an IndexMethod opens
+    return ranker
 
 
 def grid_separation(
-    sweep: Sweep, results: pd.DataFrame, data_dir: Path, cache_dir: Path, cached_only: bool = True
+    sweep: Sweep, results: pd.DataFrame, data_dir: Path, cache_dir: Path, *, cached_only: bool = True
 ) -> pd.DataFrame:
     """One row per dense index of the sweep (semantic weight 1): its separation and the cell's DRM,
     precision and recall (means over k, ALL datasets). ``cached_only``: skip indexes whose
     embeddings are not all cached (nothing is embedded)."""
     benches: dict[tuple, Benchmark] = {}
-    embedders: dict[str, Embedder] = {}
+    embedders = Embedders(cache_dir)
     means = results[results["dataset"] == "ALL"].groupby("cell")[["drm", "precision", "recall"]].mean()
     rows = []
     for config in sweep.cells:
-        if config.semantic_weight != 1.0:
+        if config.semantic_weight != 1.0 or config.stages:
             continue
         key = (config.protocol, config.datasets, config.seed)
         if key not in benches:
@@ -65,12 +80,10 @@ def grid_separation(
         cid = cell_id(config, bench)
         if cid not in means.index:
             continue
-        embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
-        if cached_only and not all_embedded(bench, config, data_dir, cache_dir, embedder):
+        ctx = OpenContext(bench, data_dir, cache_dir, embedders, save=True)
+        if cached_only and not all_embedded(config, ctx):
             continue
-        summaries = document_summaries(bench, config, data_dir, cache_dir, progress=False)
-        retriever = open_retriever(bench, config, cache_dir, embedder, summaries, progress=False, save=True)
-        sep = index_separation(retriever)
+        sep = index_separation(open_index_retriever(config, ctx))
         rows.append({
             "cell": cid, "variant": config.variant, "chunk_size": config.chunk_size, "backend": config.backend,
             "chunks": sep.chunks, "own_share": sep.own_share, "silhouette": sep.silhouette, **means.loc[cid].to_dict(),

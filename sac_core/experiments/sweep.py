@@ -39,12 +39,13 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ..engine.data import Benchmark, load_benchmark
-from ..engine.embedding import Embedder, shared_embedder
+from ..engine.embedding import Embedders
 from ..engine.metrics import METRICS
 from ..engine.retrieval import Signals
 from ..engine.summaries import SummaryConfig
 from .config import RunConfig
 from .evaluate import evaluate
+from .plugins import OpenContext
 from .runs import read_run_text, write_run
 from .significance import compare_methods
 
@@ -99,8 +100,8 @@ def load_sweep(path: Path) -> Sweep:
         axes = {k: (v if isinstance(v, list) else [v]) for k, v in grid.items()}
         for values in itertools.product(*axes.values()):
             cell = _apply(base, dict(zip(axes, values)), f"{path} [[grid]] #{n}")
-            if cell.method == "baseline" and not cell.signals.uses_summaries:
-                cell = replace(cell, summary=base.summary)  # summary axes do not change a baseline
+            if not cell.summaries_read():
+                cell = replace(cell, summary=base.summary)  # summary axes do not change what reads no summaries
             cells.setdefault(cell)
     reuse = tuple((path.parent / folder).resolve() for folder in raw.get("reuse", []))
     return Sweep(raw.get("name", path.stem), tuple(cells), reuse)
@@ -139,11 +140,11 @@ def run_sweep(
     committed sweep) count as cached: extending a committed grid, or comparing with another
     sweep's published cells, computes only the new cells, even on a machine without the cache.
     """
-    cell_cache = diskcache.Cache(str(cache_dir / "sweep_cells"), eviction_policy="none")
+    cell_cache = open_cell_cache(cache_dir)
     published = {cid: cell for folder in sweep.reuse for cid, cell in read_published_cells(folder).items()}
     published |= read_published_cells(out_dir)
     benches: dict[tuple, Benchmark] = {}
-    embedders: dict[str, Embedder] = {}
+    embedders = Embedders(cache_dir)
     results: list[pd.DataFrame] = []
     per_query: list[pd.DataFrame] = []
     (out_dir / "runs").mkdir(parents=True, exist_ok=True)
@@ -155,7 +156,7 @@ def run_sweep(
             benches[key] = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
         bench = benches[key]
         cid = cell_id(config, bench)
-        hit = _cached_cell(cell_cache, cid)
+        hit = cached_cell(cell_cache, cid)
         if hit is None and cid in published:
             hit = published[cid]
             cell_cache.set(cid, hit)
@@ -163,10 +164,7 @@ def run_sweep(
         if computed and cached_only:
             continue
         if hit is None:
-            t0 = time.perf_counter()
-            embedder = shared_embedder(embedders, config.model, cache_dir, config.backend)
-            ev = evaluate(bench, config, data_dir, cache_dir, progress=progress, embedder=embedder)
-            hit = {"results": ev.results, "per_query": ev.per_query, "run": ev.run, "seconds": time.perf_counter() - t0}
+            hit = evaluate_cell(config, OpenContext(bench, data_dir, cache_dir, embedders, progress=progress))
             cell_cache.set(cid, hit)
         else:
             cached += 1
@@ -188,7 +186,22 @@ def run_sweep(
     return _write_tables(out_dir, results, per_query, with_significance=True)
 
 
-def _cached_cell(cache: diskcache.Cache, cid: str) -> dict | None:
+CELLS = "sweep_cells"  # folder of the cell cache under the cache directory
+
+
+def open_cell_cache(cache_dir: Path) -> diskcache.Cache:
+    """The cache of evaluated cells (by :func:`cell_id`), shared by sweeps and the dashboard's builds."""
+    return diskcache.Cache(str(Path(cache_dir) / CELLS), eviction_policy="none")
+
+
+def evaluate_cell(config: RunConfig, ctx: OpenContext) -> dict:
+    """``config`` evaluated, as the cell cache holds it: ``results``, ``per_query``, ``run``, ``seconds``."""
+    t0 = time.perf_counter()
+    ev = evaluate(config, ctx)
+    return {"results": ev.results, "per_query": ev.per_query, "run": ev.run, "seconds": time.perf_counter() - t0}
+
+
+def cached_cell(cache: diskcache.Cache, cid: str) -> dict | None:
     """The cached cell, or None when absent or unreadable (pickled by an older layout of the
     code): then the published copy or a new run replaces it."""
     try:
@@ -268,12 +281,13 @@ def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
         if c in table.columns and c not in VARIANT_COLUMNS and not c.startswith("summary_")
     ]
     cells = table.drop_duplicates("cell")
+    plain = RunConfig().variant  # the default method without stages
     out = []
     for setting, group in cells.groupby(setting_cols, dropna=False):
         variants = group[["cell", "variant", "summary_chars"]].to_dict("records")
         for a, b in itertools.combinations(variants, 2):
-            if a["variant"] != "baseline" and b["variant"] != "baseline" and a["summary_chars"] != b["summary_chars"]:
-                continue  # SAC variants are paired at the same summary length
+            if plain not in (a["variant"], b["variant"]) and a["summary_chars"] != b["summary_chars"]:
+                continue  # every variant is paired with the plain baseline; the others at the same summary length
             if "+" in a["variant"] and "+" in b["variant"]:
                 continue  # methods with retrieval signals are tested against the plain variants only
             sub = per_query[per_query["cell"].isin([a["cell"], b["cell"]])]

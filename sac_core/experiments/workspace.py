@@ -1,9 +1,8 @@
-"""One query, several indexes side by side: the engine behind the dashboard's Compare page and ``sac bench``.
+"""One query, several methods side by side: the engine behind the dashboard's Compare page and ``sac bench``.
 
-A :class:`Workspace` loads a benchmark once and builds one
-:class:`~sac_core.engine.retrieval.Retriever` per column (by default: baseline, SAC with the
-generic prompt, SAC with the expert prompt). Columns are data, so more methods can be added
-without touching the UI.
+A :class:`Workspace` loads a benchmark once and opens one method per :class:`~.catalogue.Column`
+(by default the catalogue's default columns: baseline, SAC generic, SAC expert). Columns are data,
+so any registered method can be shown without touching the UI.
 """
 
 from __future__ import annotations
@@ -16,29 +15,15 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.data import Benchmark, Query, load_benchmark
-from ..engine.embedding import Embedder, shared_embedder
+from ..engine.embedding import Embedder, Embedders
 from ..engine.metrics import score_query
-from ..engine.retrieval import Hit, Retriever, as_spans
+from ..engine.retrieval import Hit, Ranker, Retriever, as_spans
+from .catalogue import Column, catalogue_columns
 from .config import RunConfig
-from .index_store import document_summaries, open_retriever
-from .signals import with_signals
+from .evaluate import open_method
+from .plugins import OpenContext
 
 Progress = Callable[[float, str], None]  # (fraction done 0..1, message)
-
-
-@dataclass(frozen=True)
-class Column:
-    name: str
-    config: RunConfig
-
-
-def default_columns(base: RunConfig) -> tuple[Column, ...]:
-    """Baseline, SAC generic and SAC expert, all with ``base``'s chunking, model and summary length."""
-    return (
-        Column("Baseline", base.with_(method="baseline")),
-        Column("SAC generic", base.with_(method="sac", summary=replace(base.summary, prompt="generic"))),
-        Column("SAC expert", base.with_(method="sac", summary=replace(base.summary, prompt="expert"))),
-    )
 
 
 @dataclass(frozen=True)
@@ -47,25 +32,25 @@ class ColumnResult:
     hits: list[Hit]
     gold_document: list[bool]  # per hit: is its document a gold document of the query?
     metrics: dict[str, float] | None  # DRM, precision, recall, ... at k; None for free text
-    summaries: dict[str, str]  # summary prepended to each involved document's chunks ({} for baseline)
+    summaries: dict[str, str]  # summary prepended to each involved document's chunks ({} without summaries)
 
 
 class Workspace:
-    """A benchmark with one retriever per column, built once and then queried many times."""
+    """A benchmark with one ranker per column, opened once and then queried many times."""
 
     def __init__(
         self,
         bench: Benchmark,
         columns: Sequence[Column],
-        retrievers: Mapping[str, Retriever],
+        rankers: Mapping[str, Ranker],
         summaries: Mapping[str, Mapping[str, str]],
     ) -> None:
-        """Columns over retrievers already opened (``retrievers`` and ``summaries`` by column name;
-        a baseline column has no summaries). :meth:`open` opens them."""
+        """Columns over rankers already opened (``rankers`` and ``summaries`` by column name; a
+        column without summaries has none). :meth:`open` opens them."""
         self.bench = bench
         self.columns = tuple(columns)
         self.queries = {q.query_id: q for q in bench.queries}
-        self.retrievers = dict(retrievers)
+        self.retrievers = dict(rankers)
         self.summaries = {name: dict(summaries.get(name, {})) for name in self.retrievers}
         self.cache_queries = True  # False: every search runs the model (for honest latency figures)
 
@@ -76,31 +61,28 @@ class Workspace:
         columns: Sequence[Column],
         data_dir: Path,
         cache_dir: Path,
+        *,
         api_key: str | None = None,
         on_progress: Progress | None = None,
         save: bool = False,
     ) -> Workspace:
-        """One retriever per column: a fresh saved index is loaded (seconds), otherwise the index is
+        """One ranker per column: a fresh saved index is loaded (seconds), otherwise the index is
         built (and saved when ``save``)."""
-        summaries: dict[str, dict[str, str]] = {}
-        retrievers: dict[str, Retriever] = {}
-        embedders: dict[str, Embedder] = {}
+        summaries: dict[str, Mapping[str, str]] = {}
+        rankers: dict[str, Ranker] = {}
+        embedders = Embedders(cache_dir)
         report = on_progress or (lambda fraction, message: None)
+        ctx = OpenContext(bench, Path(data_dir), Path(cache_dir), embedders, api_key=api_key, save=save)
         for i, col in enumerate(columns):
-            cfg = col.config
             share = 1.0 / len(columns)
-            report(i * share, f"{col.name}: summaries")
-            summaries[col.name] = document_summaries(bench, cfg, data_dir, cache_dir, api_key, False) or {}
-            embedder = shared_embedder(embedders, cfg.model, cache_dir, cfg.backend)
-            sac = summaries[col.name] if cfg.method == "sac" else None
-            report(i * share, f"{col.name}: opening the index")
+            report(i * share, f"{col.name}: opening")
             step = lambda done, total, i=i, name=col.name, share=share: report(
                 (i + done / max(total, 1)) * share, f"{name}: embedding {done:,}/{total:,} chunks"
             )
-            retriever = open_retriever(bench, cfg, cache_dir, embedder, sac, False, step, save)
-            retrievers[col.name] = with_signals(retriever, bench, cfg, data_dir, cache_dir, embedder, api_key)
+            opened = open_method(col.config, replace(ctx, on_progress=step))
+            rankers[col.name], summaries[col.name] = opened.ranker, opened.summaries
         report(1.0, "ready")
-        return cls(bench, columns, retrievers, summaries)
+        return cls(bench, columns, rankers, summaries)
 
     @classmethod
     def load(
@@ -109,23 +91,28 @@ class Workspace:
         cache_dir: Path,
         base: RunConfig,
         columns: Sequence[Column] | None = None,
+        *,
         api_key: str | None = None,
         on_progress: Progress | None = None,
         save: bool = False,
     ) -> Workspace:
         bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
-        return cls.open(bench, columns or default_columns(base), data_dir, cache_dir, api_key, on_progress, save)
+        chosen = columns or catalogue_columns(base)
+        return cls.open(bench, chosen, data_dir, cache_dir, api_key=api_key, on_progress=on_progress, save=save)
 
     def search(self, text: str, k: int, query: Query | None = None) -> list[ColumnResult]:
         """Run ``text`` through every column; with a benchmark ``query`` also score it against gold."""
         vectors: dict[tuple[str, str], np.ndarray] = {}  # one query encoding per model and backend
         out = []
         for col in self.columns:
-            retriever = self.retrievers[col.name]
-            model = (retriever.embedder.model, retriever.embedder.backend)
-            if retriever.dense is not None and model not in vectors:
-                vectors[model] = retriever.embedder.encode([text], False, cache=self.cache_queries)
-            hits = retriever.search([text], k, vectors=vectors.get(model))[0]
+            ranker = self.retrievers[col.name]
+            if isinstance(ranker, Retriever) and ranker.dense is not None:
+                model = (ranker.embedder.model, ranker.embedder.backend)
+                if model not in vectors:
+                    vectors[model] = ranker.embedder.encode([text], False, cache=self.cache_queries)
+                hits = ranker.search([text], k, vectors=vectors[model])[0]
+            else:
+                hits = ranker.search([text], k)[0]
             gold_files = query.gold_files if query else frozenset()
             metrics = score_query(as_spans(hits), query, k, col.config.metric_mode) if query else None
             involved = {h.chunk.file_path for h in hits} | set(gold_files)
@@ -133,10 +120,15 @@ class Workspace:
             out.append(ColumnResult(col, hits, [h.chunk.file_path in gold_files for h in hits], metrics, summaries))
         return out
 
+    def embedders(self) -> list[Embedder]:
+        """The distinct embedders the columns' rankers use (a ranker without one adds none)."""
+        found = [getattr(r, "embedder", None) for r in self.retrievers.values()]
+        return list({id(e): e for e in found if isinstance(e, Embedder)}.values())
+
     def preload_models(self) -> None:
         """Load every column's model in the background (a page calls this once its answer is drawn,
         so the first typed question does not wait seconds for the model, nor the first answer for it)."""
-        for embedder in {id(r.embedder): r.embedder for r in self.retrievers.values()}.values():
+        for embedder in self.embedders():
             embedder.preload()
 
     def timed_search(self, text: str, k: int, query: Query | None = None) -> tuple[list[ColumnResult], float]:

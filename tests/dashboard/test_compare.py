@@ -66,4 +66,6 @@ def test_the_user_picks_two_to_five_methods_and_the_url_keeps_them():
     cols = state.compare_columns(base, ["doc-aware", "baseline"])
     assert [c.name for c in cols] == ["Document-aware", "Baseline"]
     job = state.index_job(cols[0], Path("d"), Path("c"))
-    assert not job.config.signals.active  # the build is the baseline's own index
+    plain = state.index_job(cols[1], Path("d"), Path("c"))
+    assert job.label == "Document-aware (baseline)"  # it builds the baseline's index …
+    assert job.key.startswith(plain.key + "-") and job.key != plain.key  # … and what the signals precompute

@@ -8,7 +8,7 @@ import pytest
 from sac_core.cli import main
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
-from sac_core.experiments import RunConfig, evaluate, read_run
+from sac_core.experiments import OpenContext, RunConfig, evaluate, read_run
 
 DEMO = ("demo_nda", "demo_privacy")
 
@@ -20,7 +20,7 @@ def bench(demo_dir):
 
 def run(bench, demo_dir, embed_cache, **changes):
     config = RunConfig(protocol="full", datasets=DEMO, **changes)
-    return evaluate(bench, config, demo_dir, embed_cache, progress=False)
+    return evaluate(config, OpenContext.new(bench, demo_dir, embed_cache))
 
 
 def test_results_have_a_row_per_dataset_and_k_with_config_columns(bench, demo_dir, embed_cache):

@@ -18,7 +18,7 @@ import pytest
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.embedding import Embedder
 from sac_core.engine.summaries import SummaryConfig
-from sac_core.experiments import RunConfig, evaluate
+from sac_core.experiments import OpenContext, RunConfig, evaluate
 from sac_core.experiments.executors import (
     EmbedTask,
     Executor,
@@ -28,7 +28,8 @@ from sac_core.experiments.executors import (
     prefill_embeddings,
     prefill_summaries,
 )
-from sac_core.experiments.index_store import document_summaries, make_pool
+from sac_core.experiments.index_store import make_pool
+from sac_core.experiments.methods import SAC_METHOD
 
 ray = pytest.importorskip("ray") if not os.environ.get("CI") else __import__("ray")
 
@@ -56,8 +57,8 @@ def test_partitions_balance_the_work():
 
 def test_ray_gives_the_same_vectors_and_metrics_as_this_process(local_ray, demo_dir, tmp_path):
     bench = load_benchmark(demo_dir, DEMO, "full")
-    done = prefill(bench, CONFIG, demo_dir, tmp_path / "ray", RAY)
-    pool = make_pool(bench, CONFIG, document_summaries(bench, CONFIG, demo_dir, tmp_path / "ray", progress=False))
+    done = prefill(CONFIG, OpenContext.new(bench, demo_dir, tmp_path / "ray"), RAY)
+    pool = SAC_METHOD.pool(CONFIG, OpenContext.new(bench, demo_dir, tmp_path / "ray"))
     assert done["embedded"] == len(set(pool.indexed)) and done["summarized"] == len(bench.documents)
     from_ray = Embedder(CONFIG.model, tmp_path / "ray", backend=CONFIG.backend)
     ray_vectors = from_ray.encode(list(pool.indexed), progress=False)
@@ -65,8 +66,8 @@ def test_ray_gives_the_same_vectors_and_metrics_as_this_process(local_ray, demo_
     here = Embedder(CONFIG.model, tmp_path / "local", backend=CONFIG.backend)
     local_vectors = here.encode(list(pool.indexed), progress=False)
     assert np.allclose(ray_vectors, local_vectors, atol=1e-5)
-    a = evaluate(bench, CONFIG, demo_dir, tmp_path / "ray", progress=False).per_query
-    b = evaluate(bench, CONFIG, demo_dir, tmp_path / "local", progress=False).per_query
+    a = evaluate(CONFIG, OpenContext.new(bench, demo_dir, tmp_path / "ray")).per_query
+    b = evaluate(CONFIG, OpenContext.new(bench, demo_dir, tmp_path / "local")).per_query
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -91,7 +92,7 @@ def dies_once(task: EmbedTask) -> dict:
 
 def test_a_worker_that_dies_is_retried_and_nothing_is_embedded_twice(local_ray, demo_dir, tmp_path):
     bench = load_benchmark(demo_dir, DEMO, "full")
-    pool = make_pool(bench, CONFIG.with_(method="baseline"), None)
+    pool = make_pool(bench, CONFIG.with_(method="baseline"), lambda chunk: chunk.text)
     by_document: dict[str, list[str]] = {}
     for chunk, text in zip(pool.chunks, pool.indexed):
         by_document.setdefault(chunk.file_path, []).append(text)

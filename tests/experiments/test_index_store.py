@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from sac_core.engine.data import load_benchmark
-from sac_core.engine.embedding import Embedder
+from sac_core.engine.embedding import Embedders
+from sac_core.engine.retrieval import summary_augmented
 from sac_core.engine.summaries import SummaryConfig
-from sac_core.experiments import RunConfig, evaluate
-from sac_core.experiments.index_store import (
-    build_retriever,
-    check_index,
-    document_summaries,
-    index_folder,
-    index_key,
-    load_retriever,
-    open_retriever,
-)
+from sac_core.experiments import NotBuilt, OpenContext, RunConfig, evaluate
+from sac_core.experiments.index_store import check_index, index_folder, index_key, load_retriever
+from sac_core.experiments.methods import SAC_METHOD
 
 DEMO = ("demo_nda", "demo_privacy")
 SAC = RunConfig(protocol="full", datasets=DEMO, method="sac", summary=SummaryConfig(provider="file"))
@@ -33,23 +28,40 @@ def data(demo_dir: Path, tmp_path: Path) -> Path:
     return copy
 
 
-def _open(data: Path, cache: Path, config: RunConfig, embed_cache: Path, save: bool = True):
-    bench = load_benchmark(data, config.datasets, config.protocol)
-    summaries = document_summaries(bench, config, data, cache, progress=False)
-    embedder = Embedder(config.model, embed_cache, backend=config.backend)
-    return bench, summaries, embedder, open_retriever(bench, config, cache, embedder, summaries, False, save=save)
+def _ctx(data: Path, cache: Path, embeddings: Path, **options) -> OpenContext:
+    """Indexes saved under ``cache``, embeddings read from (and written to) ``embeddings``."""
+    bench = load_benchmark(data, DEMO, "full")
+    return OpenContext(bench, data, cache, Embedders(embeddings), **options)
+
+
+def _loaded(config: RunConfig, ctx: OpenContext):
+    """The saved index, or None when it is missing or stale (an opening that may not build)."""
+    try:
+        return SAC_METHOD.open(config, replace(ctx, build=False)).ranker
+    except NotBuilt:
+        return None
 
 
 def test_a_saved_index_loads_without_embedding_and_ranks_the_same(data, tmp_path, embed_cache):
     cache = tmp_path / "cache"
-    bench, summaries, _, built = _open(data, cache, SAC, embed_cache)
-    assert check_index(bench, SAC, cache, summaries).fresh
-    fresh = Embedder(SAC.model, tmp_path / "no-embeddings", backend=SAC.backend)
-    loaded = load_retriever(bench, SAC, cache, fresh, summaries)
-    assert loaded is not None and fresh.encoded == 0  # no chunk went through the model
+    built = SAC_METHOD.open(SAC, _ctx(data, cache, embed_cache, save=True)).ranker
+    fresh = _ctx(data, cache, tmp_path / "no-embeddings")
+    assert SAC_METHOD.check(SAC, fresh).fresh
+    loaded = _loaded(SAC, fresh)
+    assert loaded is not None and fresh.embedders.encoded == 0  # no chunk went through the model
     assert loaded.pool == built.pool
-    query = [bench.queries[0].text]
+    query = [fresh.bench.queries[0].text]
     assert [h.chunk for h in loaded.search(query, 8)[0]] == [h.chunk for h in built.search(query, 8)[0]]
+
+
+def test_an_opening_says_what_it_built_saved_or_loaded(data, tmp_path, embed_cache):
+    notes: list[str] = []
+    cache = tmp_path / "cache"
+    SAC_METHOD.open(SAC, _ctx(data, cache, embed_cache, save=True, notes=notes.append))
+    SAC_METHOD.open(SAC, _ctx(data, cache, embed_cache, notes=notes.append))
+    assert f"index saved in {index_folder(cache, SAC)}" in notes[0]
+    assert "chunks" in notes[0] and "distinct texts from the cache" in notes[0]
+    assert notes[1] == f"{SAC.variant}: saved index loaded from {index_folder(cache, SAC)}"
 
 
 def test_retrieval_settings_share_one_index_and_other_settings_do_not():
@@ -61,48 +73,43 @@ def test_retrieval_settings_share_one_index_and_other_settings_do_not():
 
 def test_a_changed_document_makes_the_index_stale_and_it_is_rebuilt(data, tmp_path, embed_cache):
     cache = tmp_path / "cache"
-    _open(data, cache, SAC, embed_cache)
+    SAC_METHOD.open(SAC, _ctx(data, cache, embed_cache, save=True))
     doc = data / "corpus" / "demo_nda" / "02_Cobalt.txt"
     doc.write_text(doc.read_text(encoding="utf-8") + "\n\nAmended on 1 May 2024 (amended).", encoding="utf-8")
-    bench = load_benchmark(data, DEMO, "full")
-    summaries = document_summaries(bench, SAC, data, cache, progress=False)
-    check = check_index(bench, SAC, cache, summaries)
+    ctx = _ctx(data, cache, tmp_path / "fresh-embeddings", save=True)
+    check = SAC_METHOD.check(SAC, ctx)
     assert check.state == "stale" and "document" in check.reason
-    embedder = Embedder(SAC.model, tmp_path / "fresh-embeddings", backend=SAC.backend)
-    assert load_retriever(bench, SAC, cache, embedder, summaries) is None  # never used
-    rebuilt = open_retriever(bench, SAC, cache, embedder, summaries, False, save=True)
-    assert embedder.encoded == len(rebuilt.pool)  # rebuilt, not reused
+    assert _loaded(SAC, ctx) is None  # never used
+    rebuilt = SAC_METHOD.open(SAC, ctx).ranker
+    assert ctx.embedders.encoded == len(rebuilt.pool)  # rebuilt, not reused
     assert any("(amended)" in c.text for c in rebuilt.pool.chunks)
-    assert check_index(bench, SAC, cache, summaries).fresh
+    assert SAC_METHOD.check(SAC, ctx).fresh
 
 
 def test_changed_summaries_make_the_index_stale(data, tmp_path, embed_cache):
     cache = tmp_path / "cache"
-    bench, summaries, embedder, _ = _open(data, cache, SAC, embed_cache)
+    ctx = _ctx(data, cache, embed_cache, save=True)
+    SAC_METHOD.open(SAC, ctx)
+    summaries = ctx.summaries(SAC.summary)
     changed = {**summaries, next(iter(summaries)): "A different summary."}
-    assert check_index(bench, SAC, cache, changed).state == "stale"
-    assert load_retriever(bench, SAC, cache, embedder, changed) is None
+    assert check_index(ctx.bench, SAC, cache, changed).state == "stale"
+    assert load_retriever(SAC, ctx, index_text=summary_augmented(changed), summaries=changed) is None
 
 
 def test_an_incomplete_folder_is_never_read(data, tmp_path, embed_cache):
     cache = tmp_path / "cache"
-    bench, summaries, embedder, _ = _open(data, cache, SAC, embed_cache)
+    ctx = _ctx(data, cache, embed_cache, save=True)
+    SAC_METHOD.open(SAC, ctx)
     (index_folder(cache, SAC) / "manifest.json").unlink()
-    assert check_index(bench, SAC, cache, summaries).state == "missing"
-    assert load_retriever(bench, SAC, cache, embedder, summaries) is None
+    assert SAC_METHOD.check(SAC, ctx).state == "missing"
+    assert _loaded(SAC, ctx) is None
 
 
 def test_evaluate_with_a_saved_index_gives_the_same_metrics(data, tmp_path, embed_cache):
     cache = tmp_path / "cache"
-    bench = load_benchmark(data, DEMO, "full")
-    rebuilt = evaluate(
-        bench, SAC, data, cache, progress=False, embedder=Embedder(SAC.model, embed_cache, backend=SAC.backend)
-    )
-    embedder = Embedder(SAC.model, embed_cache, backend=SAC.backend)
-    build_retriever(bench, SAC, cache, embedder, document_summaries(bench, SAC, data, cache, progress=False), False)
-    loaded = evaluate(
-        bench, SAC, data, cache, progress=False, embedder=Embedder(SAC.model, tmp_path / "e", backend=SAC.backend)
-    )
+    rebuilt = evaluate(SAC, _ctx(data, cache, embed_cache))  # built, not saved
+    SAC_METHOD.build(SAC, _ctx(data, cache, embed_cache, save=True))
+    loaded = evaluate(SAC, _ctx(data, cache, tmp_path / "e"))
     pd.testing.assert_frame_equal(rebuilt.per_query, loaded.per_query)
 
 
@@ -110,10 +117,10 @@ def test_a_pool_above_the_threshold_gets_an_hnsw_index_saved_like_the_others(dat
     config = SAC.with_(ann_threshold=10)  # the demo pool is larger than 10 chunks
     assert config.dense_kind(84) == "hnsw" and SAC.dense_kind(84) == "flat"
     cache = tmp_path / "cache"
-    bench, summaries, _, built = _open(data, cache, config, embed_cache)
+    built = SAC_METHOD.open(config, _ctx(data, cache, embed_cache, save=True)).ranker
     assert built.dense is not None and built.dense.kind == "hnsw"
     assert index_key(config) != index_key(SAC)  # another index
     assert index_key(config) == index_key(config.with_(ef_search=512))  # a search setting: the same index
-    loaded = load_retriever(bench, config.with_(ef_search=16), cache, Embedder(SAC.model, tmp_path / "e"), summaries)
+    loaded = _loaded(config.with_(ef_search=16), _ctx(data, cache, tmp_path / "e"))
     assert loaded is not None and loaded.dense.kind == "hnsw" and loaded.dense.index.hnsw.efSearch == 16
     assert "dense_index" not in RunConfig().columns()  # unchanged defaults leave every published id as it was

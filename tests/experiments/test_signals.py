@@ -9,8 +9,9 @@ import pytest
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.retrieval import DocumentAwareRetriever, Signals
 from sac_core.engine.summaries import SummaryConfig
-from sac_core.experiments import DOCUMENT_AWARE, RunConfig, evaluate, load_sweep, method_catalogue
+from sac_core.experiments import OpenContext, RunConfig, catalogue, evaluate, load_sweep
 from sac_core.experiments.index_store import index_key
+from sac_core.experiments.methods import DOCUMENT_AWARE
 
 DEMO = ("demo_nda", "demo_privacy")
 
@@ -47,8 +48,8 @@ def test_sweep_files_set_signals(tmp_path: Path) -> None:
 
 def test_document_aware_finds_the_named_nda(demo_dir: Path, embed_cache: Path) -> None:
     bench = load_benchmark(demo_dir, DEMO, "full")
-    plain = evaluate(bench, config(method="baseline"), demo_dir, embed_cache, progress=False)
-    aware = evaluate(bench, config(method="baseline", signals=DOCUMENT_AWARE), demo_dir, embed_cache, progress=False)
+    plain = evaluate(config(method="baseline"), OpenContext.new(bench, demo_dir, embed_cache))
+    aware = evaluate(config(method="baseline", signals=DOCUMENT_AWARE), OpenContext.new(bench, demo_dir, embed_cache))
 
     def drm(ev: object) -> float:
         r = ev.results  # type: ignore[attr-defined]
@@ -69,7 +70,7 @@ def test_document_aware_finds_the_named_nda(demo_dir: Path, embed_cache: Path) -
 )
 def test_every_signal_runs_on_a_real_index(demo_dir: Path, embed_cache: Path, signals: Signals) -> None:
     bench = load_benchmark(demo_dir, DEMO, "full")
-    ev = evaluate(bench, config(method="sac", signals=signals), demo_dir, embed_cache, progress=False)
+    ev = evaluate(config(method="sac", signals=signals), OpenContext.new(bench, demo_dir, embed_cache))
     assert set(ev.run) == {q.query_id for q in bench.queries}
     limit = 4
     assert all(0 < len(spans) <= limit for spans in ev.run.values())
@@ -77,11 +78,11 @@ def test_every_signal_runs_on_a_real_index(demo_dir: Path, embed_cache: Path, si
 
 
 def test_catalogue_offers_the_defaults_first_and_the_new_methods() -> None:
-    catalogue = method_catalogue(config())
-    assert list(catalogue)[:3] == ["baseline", "sac-generic", "sac-expert"]
-    assert catalogue["doc-aware"][1].signals == DOCUMENT_AWARE
-    extractive = method_catalogue(RunConfig(summary=SummaryConfig(provider="extractive")))
-    assert "sac-expert" not in extractive and extractive["sac-generic"][0] == "SAC extractive"
+    offered = catalogue(config())
+    assert list(offered)[:3] == ["baseline", "sac-generic", "sac-expert"]
+    assert offered["doc-aware"].config.signals == DOCUMENT_AWARE
+    extractive = catalogue(RunConfig(summary=SummaryConfig(provider="extractive")))
+    assert "sac-expert" not in extractive and extractive["sac-generic"].title == "SAC extractive"
 
 
 def test_workspace_column_with_signals(demo_dir: Path, embed_cache: Path) -> None:

@@ -159,7 +159,7 @@ def test_significance_pairs_variants_only_within_one_backend(with_signals):
 
 def test_an_unreadable_cached_cell_counts_as_missing():
     """A cell pickled by an older layout of the code (module gone) is recomputed or re-read, not a crash."""
-    from sac_core.experiments.sweep import _cached_cell
+    from sac_core.experiments.sweep import cached_cell
 
     class OldPickle:
         def get(self, key):
@@ -169,5 +169,5 @@ def test_an_unreadable_cached_cell_counts_as_missing():
         def get(self, key):
             return {"results": None}
 
-    assert _cached_cell(OldPickle(), "c") is None  # type: ignore[arg-type]
-    assert _cached_cell(Fine(), "c") == {"results": None}  # type: ignore[arg-type]
+    assert cached_cell(OldPickle(), "c") is None  # type: ignore[arg-type]
+    assert cached_cell(Fine(), "c") == {"results": None}  # type: ignore[arg-type]

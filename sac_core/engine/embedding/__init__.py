@@ -1,6 +1,6 @@
 """Embedding: one :class:`Encoder` interface (torch, ONNX), model names, and the cached :class:`Embedder`."""
 
-from .embedder import Embedder, shared_embedder, text_key
+from .embedder import Embedder, Embedders, text_key
 from .encoders import BACKENDS, Encoder, TorchEncoder, default_backend, load_encoder
 from .models import DEFAULT_MODEL, model_id, resolve_model_path
 from .onnx_encoder import OnnxEncoder
@@ -9,6 +9,7 @@ __all__ = [
     "BACKENDS",
     "DEFAULT_MODEL",
     "Embedder",
+    "Embedders",
     "Encoder",
     "OnnxEncoder",
     "TorchEncoder",
@@ -16,6 +17,5 @@ __all__ = [
     "load_encoder",
     "model_id",
     "resolve_model_path",
-    "shared_embedder",
     "text_key",
 ]

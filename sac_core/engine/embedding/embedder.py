@@ -25,12 +25,27 @@ from .encoders import BACKENDS, Encoder, load_encoder
 from .models import model_id
 
 
-def shared_embedder(embedders: dict[str, Embedder], model: str, cache_dir: Path, backend: str) -> Embedder:
-    """One Embedder per (model, backend) in ``embedders``, created on first use."""
-    key = f"{model}@{backend}"
-    if key not in embedders:
-        embedders[key] = Embedder(model, cache_dir, backend=backend)
-    return embedders[key]
+class Embedders:
+    """One :class:`Embedder` per (model, backend) over one cache folder, created on first use and
+    then shared (a run, a sweep or a page may need several models)."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.cache_dir = Path(cache_dir)
+        self._made: dict[tuple[str, str], Embedder] = {}
+
+    def get(self, model: str, backend: str) -> Embedder:
+        if (model, backend) not in self._made:
+            self._made[(model, backend)] = Embedder(model, self.cache_dir, backend=backend)
+        return self._made[(model, backend)]
+
+    def add(self, embedder: Embedder) -> None:
+        """Share an embedder made elsewhere (e.g. one a server keeps loaded)."""
+        self._made[(embedder.model, embedder.backend)] = embedder
+
+    @property
+    def encoded(self) -> int:
+        """Texts the embedders made here actually sent through a model (cache misses)."""
+        return sum(e.encoded for e in self._made.values())
 
 
 def text_key(model: str, text: str, backend: str = "torch") -> str:

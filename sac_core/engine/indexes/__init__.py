@@ -4,7 +4,7 @@ and indexes persisted on disk with a manifest (:mod:`.persisted`).
 
 from .bm25 import BM25Index, tokenize
 from .dense import DENSE_KINDS, DenseIndex
-from .fusion import RRF_K, fuse
+from .fusion import RRF_K, fuse, rrf
 from .persisted import SavedIndex, load_index, read_manifest, save_index, text_sha256
 from .ranked import Ranked
 
@@ -18,6 +18,7 @@ __all__ = [
     "fuse",
     "load_index",
     "read_manifest",
+    "rrf",
     "save_index",
     "text_sha256",
     "tokenize",

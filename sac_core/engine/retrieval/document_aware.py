@@ -1,4 +1,4 @@
-"""A Retriever that adds the document-aware signals of :class:`.Signals` to a built chunk index.
+"""A ranker that adds the document-aware signals of :class:`.Signals` to a built chunk index.
 
 Scoring is exact over the whole pool (one matrix-vector product per query version), so routing
 and priors see every chunk, not only the index's top candidates. Per query:
@@ -22,14 +22,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..embedding import Embedder
+from ..indexes import rrf
 from .documents import DocumentScorer
 from .entities import EntityIndex
-from .expansion import LLMRewriter, prf_vector, rrf
+from .expansion import LLMRewriter, prf_vector
+from .pool import Pool
 from .query import QueryParts, split_query
+from .ranker import Hit
 from .rerank import rerank
-from .retriever import Hit, Retriever
+from .retriever import Retriever
 from .sections import Section, section_of
-from .signals import Signals
+from .signal_options import Signals
 
 
 @dataclass(frozen=True)
@@ -44,15 +47,13 @@ class SignalParts:
     reranker: Embedder | None = None
 
 
-class DocumentAwareRetriever(Retriever):
-    """``base``'s pool and vectors, ranked with ``signals``. Needs a dense index."""
+class DocumentAwareRetriever:
+    """``base``'s pool and vectors, ranked with ``signals`` (a :class:`.Ranker`). Needs a dense index."""
 
     def __init__(self, base: Retriever, signals: Signals, parts: SignalParts) -> None:
         if base.dense is None:
             raise ValueError("document-aware signals need a dense index (semantic_weight > 0)")
-        self.pool, self.embedder, self.dense, self.bm25 = base.pool, base.embedder, base.dense, base.bm25
-        self.semantic_weight, self.fusion_depth = base.semantic_weight, base.fusion_depth
-        self.signals, self.parts = signals, parts
+        self.base, self.signals, self.parts = base, signals, parts
         self.vectors = base.dense.vectors()
         paths = parts.documents.paths if parts.documents else tuple(sorted({c.file_path for c in self.pool.chunks}))
         position = {p: i for i, p in enumerate(paths)}
@@ -75,10 +76,16 @@ class DocumentAwareRetriever(Retriever):
         if signals.rerank_model and parts.reranker is None:
             raise ValueError("rerank_model needs a second embedder")
 
-    def search(
-        self, queries: Sequence[str], k: int, progress: bool = False, vectors: np.ndarray | None = None
-    ) -> list[list[Hit]]:
-        """Top-k hits per query (``vectors`` is ignored: the parts of a split query are encoded here, cached)."""
+    @property
+    def pool(self) -> Pool:
+        return self.base.pool
+
+    @property
+    def embedder(self) -> Embedder:
+        return self.base.embedder
+
+    def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
+        """Top-k hits per query (the parts of a split query are encoded here, cached)."""
         s = self.signals
         parts = [split_query(q) if s.split_query else QueryParts(q, q) for q in queries]
         questions = self.embedder.encode([p.question for p in parts], progress, "embedding questions")
@@ -108,10 +115,10 @@ class DocumentAwareRetriever(Retriever):
             if rewrites:
                 extra = self.embedder.encode(rewrites, False)
                 score = rrf([score] + [self.vectors @ v + prior for v in extra])
-        lists, weights = [score], [self.semantic_weight]
-        if self.bm25 is not None:
-            lists.append(self.bm25.scores(part.question))
-            weights.append(1 - self.semantic_weight)
+        lists, weights = [score], [self.base.semantic_weight]
+        if self.base.bm25 is not None:
+            lists.append(self.base.bm25.scores(part.question))
+            weights.append(1 - self.base.semantic_weight)
         if s.entity_weight and self.parts.entities is not None:
             found = self.parts.entities.scores(query)
             lists.append(np.where(found > 0, found, -np.inf))

@@ -6,13 +6,14 @@
   ``MultiQueryRetriever`` asks for them (one per line); Rainbow RAG's multi-query expansion and
   RAG-Fusion's rank fusion. Answers are cached on disk per (model, n, question): nothing paid
   for is asked twice. The API key builds the client and is stored nowhere.
+
+The rankings of the versions are fused by :func:`sac_core.engine.indexes.rrf`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 import diskcache
@@ -20,7 +21,6 @@ import numpy as np
 import openai
 
 PRF_BETA = 0.5
-RRF_K = 60  # the constant of reciprocal-rank fusion (Cormack et al., 2009)
 PROMPT = (
     "You are an assistant that helps a search engine over legal documents. Write {n} different "
     "versions of the question below, each on its own line, without numbering, so that together "
@@ -36,21 +36,6 @@ def prf_vector(query: np.ndarray, feedback: np.ndarray, beta: float = PRF_BETA) 
     """Rocchio: ``query + beta × mean(feedback)``, unit length (``feedback``: rows of unit vectors)."""
     v = np.asarray(query, dtype=np.float32) + beta * np.asarray(feedback, dtype=np.float32).mean(axis=0)
     return v / max(float(np.linalg.norm(v)), 1e-12)
-
-
-def rrf(score_lists: Sequence[np.ndarray], weights: Sequence[float] | None = None, k: int = RRF_K) -> np.ndarray:
-    """Weighted reciprocal-rank fusion of full score vectors over the same items: Σ w / (k + rank),
-    rank from 1 by descending score. Items scored ``-inf`` get no share from that list."""
-    weights = list(weights) if weights is not None else [1.0] * len(score_lists)
-    out = np.zeros(len(score_lists[0]), dtype=np.float64)
-    for scores, w in zip(score_lists, weights):
-        order = np.argsort(-scores, kind="stable")
-        ranks = np.empty(len(scores), dtype=np.float64)
-        ranks[order] = np.arange(1, len(scores) + 1)
-        share = w / (k + ranks)
-        share[~np.isfinite(scores)] = 0.0
-        out += share
-    return out
 
 
 class LLMRewriter:

@@ -1,19 +1,16 @@
 """The retrieval pool: every chunk of every benchmark document, with the text it is indexed under.
 
-The method decides that text: :mod:`.baseline` indexes the chunk itself, :mod:`.sac` prepends
-its document's summary. The chunk keeps its original span either way.
+The method decides that text (``index_text``): the baseline indexes the chunk itself, SAC
+(:mod:`.sac`) prepends its document's summary. The chunk keeps its original span either way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..chunking import Chunk, chunk_document
 from ..data import Document
-from . import baseline, sac
-
-METHODS: tuple[str, ...] = ("baseline", "sac")
 
 
 @dataclass(frozen=True)
@@ -27,26 +24,21 @@ class Pool:
         return len(self.chunks)
 
 
+def chunk_text(chunk: Chunk) -> str:
+    """The plain index text: the chunk itself."""
+    return chunk.text
+
+
 def build_pool(
     documents: Mapping[str, Document],
+    *,
     chunker: str = "rcts",
     chunk_size: int = 500,
     chunk_overlap: int = 0,
-    summaries: Mapping[str, str] | None = None,
+    index_text: Callable[[Chunk], str] = chunk_text,
 ) -> Pool:
-    """Chunk documents (sorted by path, so the order is stable); with ``summaries`` → SAC texts.
-
-    Raises KeyError naming the document when SAC is asked for and a summary is missing.
-    """
+    """Chunk documents (sorted by path, so the order is stable); each chunk indexed under ``index_text(chunk)``."""
     chunks: list[Chunk] = []
-    indexed: list[str] = []
     for path in sorted(documents):
-        doc_chunks = chunk_document(path, documents[path].text, chunker, chunk_size, chunk_overlap)
-        chunks.extend(doc_chunks)
-        if summaries is None:
-            indexed.extend(baseline.indexed_text(c.text) for c in doc_chunks)
-        else:
-            if path not in summaries:
-                raise KeyError(f"no summary for document {path}")
-            indexed.extend(sac.augment(c.text, summaries[path]) for c in doc_chunks)
-    return Pool(tuple(chunks), tuple(indexed))
+        chunks.extend(chunk_document(path, documents[path].text, chunker, chunk_size, chunk_overlap))
+    return Pool(tuple(chunks), tuple(index_text(c) for c in chunks))

@@ -3,30 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-from ..chunking import Chunk
-from ..data import Span
 from ..embedding import Embedder
 from ..indexes import BM25Index, DenseIndex, Ranked, fuse
 from .pool import Pool
-
-
-@dataclass(frozen=True)
-class Hit:
-    chunk: Chunk
-    score: float  # cosine (dense), BM25 score, or fused reciprocal-rank score (hybrid)
+from .ranker import Hit
 
 
 class Retriever:
-    """Indexes one pool once; ``search`` then answers any number of queries."""
+    """Indexes one pool once; ``search`` then answers any number of queries (a :class:`.Ranker`)."""
 
     def __init__(
         self,
         pool: Pool,
         embedder: Embedder,
+        *,
         semantic_weight: float = 1.0,
         fusion_depth: int = 100,
         progress: bool = True,
@@ -50,6 +43,7 @@ class Retriever:
         self,
         queries: Sequence[str],
         k: int,
+        *,
         progress: bool = False,
         vectors: np.ndarray | None = None,
     ) -> list[list[Hit]]:
@@ -73,7 +67,3 @@ class Retriever:
 
     def _hits(self, ranked: Ranked, k: int) -> list[Hit]:
         return [Hit(self.pool.chunks[int(i)], float(s)) for i, s in zip(ranked.ids[:k], ranked.scores[:k]) if i >= 0]
-
-
-def as_spans(hits: Sequence[Hit]) -> list[Span]:
-    return [Span(h.chunk.file_path, h.chunk.start, h.chunk.end) for h in hits]

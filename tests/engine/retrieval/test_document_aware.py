@@ -17,7 +17,7 @@ from sac_core.engine.indexes import DenseIndex
 from sac_core.engine.retrieval import DocumentAwareRetriever, Pool, Retriever, SignalParts, Signals, split_query
 from sac_core.engine.retrieval.documents import DocumentScorer, filename_text, representations
 from sac_core.engine.retrieval.entities import EntityIndex, entity_words
-from sac_core.engine.retrieval.expansion import ExpansionError, LLMRewriter, prf_vector, rrf
+from sac_core.engine.retrieval.expansion import ExpansionError, LLMRewriter, prf_vector
 from sac_core.engine.retrieval.rerank import rerank
 from sac_core.engine.retrieval.sections import Section, lead_summary, section_of, split_sections
 
@@ -47,7 +47,7 @@ class FakeEmbedder:
 
 def base() -> Retriever:
     vectors = np.array([VECTORS[c.text] for c in CHUNKS], dtype=np.float32)
-    return Retriever(Pool(CHUNKS, tuple(c.text for c in CHUNKS)), FakeEmbedder(), 1.0, dense=DenseIndex(vectors))  # type: ignore[arg-type]
+    return Retriever(Pool(CHUNKS, tuple(c.text for c in CHUNKS)), FakeEmbedder(), dense=DenseIndex(vectors))  # type: ignore[arg-type]
 
 
 def scorer(bm25: float = 0.0) -> DocumentScorer:
@@ -175,13 +175,7 @@ def test_split_sections_by_headings() -> None:
     assert lead_summary(text, sections[1], 20) == "ARTICLE I Definition"  # whitespace folded
 
 
-# --------------------------------------------------------------------------- entities, fusion
-
-
-def test_rrf_by_hand() -> None:
-    fused = rrf([np.array([3.0, 2.0, 1.0]), np.array([-np.inf, 1.0, 2.0])], [0.5, 0.5], k=1)
-    # ranks list 1: 1,2,3; list 2: item0 unranked (-inf), item2 rank 1, item1 rank 2
-    assert fused.tolist() == pytest.approx([0.5 / 2, 0.5 / 3 + 0.5 / 3, 0.5 / 4 + 0.5 / 2])
+# --------------------------------------------------------------------------- entities
 
 
 def test_entities_match_whole_names_weighted_by_idf() -> None:

@@ -1,0 +1,44 @@
+"""The catalogue of named methods: what the Compare page, Review and ``sac index`` offer.
+
+Every registered method and stage contributes its presets (:meth:`~.plugins.Method.presets`), the
+default columns first, then in the order they were registered; every entry is a :class:`RunConfig` derived from one base config
+(its chunking, model and summary settings), so a key always means the same method at any setting.
+The default Compare columns are the presets marked ``default``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .config import METHODS, STAGES, RunConfig
+from .plugins import Preset
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a side-by-side comparison: a display name and what it runs."""
+
+    name: str
+    config: RunConfig
+
+
+def catalogue(base: RunConfig) -> dict[str, Preset[RunConfig]]:
+    """``key → preset`` of every registered method and stage: the default columns first, then the
+    others, each in registration order."""
+    out: dict[str, Preset[RunConfig]] = {}
+    for plugin in [*METHODS, *STAGES]:
+        out.update(plugin.presets(base))
+    return dict(sorted(out.items(), key=lambda item: not item[1].default))  # a stable sort
+
+
+def default_keys(base: RunConfig) -> tuple[str, ...]:
+    """The catalogue keys of the default comparison (baseline, SAC generic, SAC expert when offered)."""
+    return tuple(key for key, preset in catalogue(base).items() if preset.default)
+
+
+def catalogue_columns(base: RunConfig, keys: Sequence[str] | None = None) -> tuple[Column, ...]:
+    """Columns for catalogue ``keys`` (unknown keys dropped), by default :func:`default_keys`."""
+    entries = catalogue(base)
+    chosen = default_keys(base) if keys is None else keys
+    return tuple(Column(entries[k].title, entries[k].config) for k in chosen if k in entries)
