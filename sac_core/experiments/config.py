@@ -7,8 +7,9 @@ the registered :data:`STAGES` its settings switch on (the document-aware ``signa
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
+from typing import Any, ClassVar, TypeVar
 
 from ..engine.chunking import CHUNKERS
 from ..engine.data import DATASETS, PROTOCOLS
@@ -21,6 +22,42 @@ from .plugins import Method, Registry, Stage
 
 METHODS: Registry[Method[RunConfig]] = Registry("method")  # what RunConfig.method can name
 STAGES: Registry[Stage[RunConfig]] = Registry("stage")  # applied in this order when a config switches them on
+
+OptionValue = str | int | float | bool  # the value of one plug-in option
+OptionsT = TypeVar("OptionsT")
+
+
+def _option_fields(key: str) -> tuple[str, type, dict[str, Any]]:
+    """(plug-in name, its Options class, field name → field) of an option key ``"<plug-in>.<field>"``;
+    a ValueError names what is wrong."""
+    name, dot, field_name = key.partition(".")
+    plugin: Method[RunConfig] | Stage[RunConfig] | None = (
+        METHODS.get(name) if name in METHODS else STAGES.get(name) if name in STAGES else None
+    )
+    if not dot or plugin is None:
+        raise ValueError(f"option {key!r}: not '<method or stage>.<field>' of a registered plug-in")
+    if plugin.Options is None or not is_dataclass(plugin.Options):
+        raise ValueError(f"option {key!r}: {name} takes no options")
+    known = {f.name: f for f in fields(plugin.Options)}
+    if field_name not in known:
+        raise ValueError(f"option {key!r}: {name} takes {', '.join(known)}")
+    return name, plugin.Options, known
+
+
+def parse_option(text: str) -> tuple[str, OptionValue]:
+    """``"<plug-in>.<field>=<value>"`` (the command line) → a typed option, the value read as the
+    field's type (bool, int, float or str)."""
+    key, sep, raw = text.partition("=")
+    if not sep:
+        raise ValueError(f"option {text!r}: not <plug-in>.<field>=<value>")
+    _, _, known = _option_fields(key.strip())
+    default = known[key.strip().partition(".")[2]].default
+    kind = type(default) if isinstance(default, (bool, int, float)) else str
+    try:
+        value: OptionValue = raw.strip().lower() in ("1", "true", "yes") if kind is bool else kind(raw.strip())
+    except ValueError:
+        raise ValueError(f"option {key.strip()!r} needs a {kind.__name__}, got {raw!r}") from None
+    return key.strip(), value
 
 
 @dataclass(frozen=True)
@@ -47,6 +84,9 @@ class RunConfig:
     # Document-aware ranking on top of the index (document prior, routing, entities, sections,
     # expansion, reranking): retrieval-time only, so it shares the index of its method.
     signals: Signals = field(default_factory=Signals)
+    # Parameters of other plug-ins: ("<method or stage name>.<field>", value) pairs, kept sorted; a
+    # mapping is accepted too. In columns() as option_<name>_<field> only when set.
+    options: tuple[tuple[str, OptionValue], ...] = ()
 
     # Settings added after results were published: in columns() (and so in cell and index ids) only
     # when they differ from their default, so every published cell keeps its id.
@@ -55,6 +95,9 @@ class RunConfig:
     def __post_init__(self) -> None:
         if not self.method:
             object.__setattr__(self, "method", METHODS.default)  # frozen: set once, while being made
+        pairs = self.options.items() if isinstance(self.options, Mapping) else self.options
+        object.__setattr__(self, "options", tuple(sorted(dict(pairs).items())))
+        self._check_options()
         checks = [
             (self.protocol in PROTOCOLS, f"protocol must be one of {PROTOCOLS}"),
             (self.method in METHODS, f"method must be one of {', '.join(METHODS.names())}"),
@@ -72,6 +115,28 @@ class RunConfig:
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"invalid configuration: {message}")
+
+    def _check_options(self) -> None:
+        by_plugin: dict[str, dict[str, OptionValue]] = {}
+        for key, value in self.options:
+            if not isinstance(value, (str, int, float, bool)):
+                raise ValueError(f"invalid configuration: option {key!r} must be a string or a number")
+            try:
+                name, _, _ = _option_fields(key)
+            except ValueError as e:
+                raise ValueError(f"invalid configuration: {e}") from None
+            by_plugin.setdefault(name, {})[key.partition(".")[2]] = value
+        for name, values in by_plugin.items():
+            _, cls, _ = _option_fields(f"{name}.{next(iter(values))}")
+            try:
+                cls(**values)  # the Options class checks its own values
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"invalid configuration: options of {name}: {e}") from None
+
+    def plugin_options(self, name: str, cls: type[OptionsT]) -> OptionsT:
+        """The options of plug-in ``name`` as its ``Options`` class ``cls`` (defaults where not set)."""
+        prefix = f"{name}."
+        return cls(**{key[len(prefix) :]: value for key, value in self.options if key.startswith(prefix)})
 
     @property
     def max_k(self) -> int:
@@ -108,7 +173,8 @@ class RunConfig:
         flat = {
             k: v
             for k, v in asdict(self).items()
-            if k not in ("summary", "ks", "datasets", "signals") and not (k in self.LATER and v == defaults[k])
+            if k not in ("summary", "ks", "datasets", "signals", "options")
+            and not (k in self.LATER and v == defaults[k])
         }
         flat.update(datasets=",".join(self.datasets), model=model_id(self.model), variant=self.variant)
         summaries = bool(self.summaries_read())
@@ -116,6 +182,8 @@ class RunConfig:
             flat[f"summary_{key}"] = value if summaries else None
         for key, value in self.signals.changed().items():  # only when set: published cells keep their ids
             flat[f"signals_{key}"] = value
+        for key, value in self.options:  # likewise
+            flat[f"option_{key.replace('.', '_')}"] = value
         return flat
 
     def with_(self, **changes: object) -> RunConfig:

@@ -96,6 +96,10 @@ class Method(ABC, Generic[C]):
 
     name: ClassVar[str]  # the registry key: RunConfig.method, sweep files, --method
     title: ClassVar[str]  # how pages name it
+    # Its parameters, if any: a frozen dataclass whose defaults apply; a run sets a field as the
+    # option "<name>.<field>" (RunConfig.options, sweep files, --option) and reads them with
+    # RunConfig.plugin_options.
+    Options: ClassVar[type | None] = None
 
     def variant(self, config: C) -> str:
         """Short name of what ``config`` runs, for result tables (e.g. ``sac-file-generic-150``)."""
@@ -118,6 +122,7 @@ class Stage(ABC, Generic[C]):
     """A re-ranking step on top of a method, switched on by the configuration (see the module docstring)."""
 
     name: ClassVar[str]
+    Options: ClassVar[type | None] = None  # as for a Method
 
     @abstractmethod
     def active(self, config: C) -> bool:
@@ -141,6 +146,7 @@ class Stage(ABC, Generic[C]):
 
 class Named(Protocol):
     name: ClassVar[str]
+    Options: ClassVar[type | None]
 
 
 T = TypeVar("T", bound=Named)

@@ -74,13 +74,19 @@ def _coerce(name: str, value: object, cls: type) -> object:
 
 
 def _apply(config: RunConfig, settings: dict[str, object], where: str) -> RunConfig:
+    """``settings`` on top of ``config``: RunConfig fields, ``summary.<field>``, ``signals.<field>``,
+    and ``<plug-in>.<field>`` options of registered methods and stages."""
     nested = {"summary.": SummaryConfig, "signals.": Signals}
     changes = {prefix: {k[len(prefix) :]: v for k, v in settings.items() if k.startswith(prefix)} for prefix in nested}
-    run_changes = {k: v for k, v in settings.items() if not k.startswith(tuple(nested))}
+    rest = {k: v for k, v in settings.items() if not k.startswith(tuple(nested))}
+    options = {k: v for k, v in rest.items() if "." in k}
+    run_changes = {k: v for k, v in rest.items() if "." not in k}
     try:
         summary = replace(config.summary, **{k: _coerce(k, v, SummaryConfig) for k, v in changes["summary."].items()})  # type: ignore[arg-type]
         signals = replace(config.signals, **{k: _coerce(k, v, Signals) for k, v in changes["signals."].items()})  # type: ignore[arg-type]
         run = {k: _coerce(k, v, RunConfig) for k, v in run_changes.items()}
+        if options:
+            run["options"] = {**dict(config.options), **options}
         return replace(config, summary=summary, signals=signals, **run)  # type: ignore[arg-type]
     except (SweepError, ValueError, TypeError) as e:
         raise SweepError(f"{where}: {e}") from None

@@ -1,0 +1,105 @@
+"""The plug-in registry and plug-in options: names, defaults, validation, columns, sweep files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from sac_core.engine.retrieval import Signals
+from sac_core.experiments import METHODS, STAGES, Method, OpenContext, Opened, RunConfig, load_sweep
+from sac_core.experiments.config import parse_option
+from sac_core.experiments.plugins import Registry
+from sac_core.experiments.sweep import SweepError
+
+
+@dataclass(frozen=True)
+class EchoOptions:
+    depth: int = 3
+    mode: str = "plain"
+
+    def __post_init__(self) -> None:
+        if self.depth < 1:
+            raise ValueError("depth must be >= 1")
+
+
+class Echo(Method[RunConfig]):
+    name = "echo"
+    title = "Echo"
+    Options = EchoOptions
+
+    def variant(self, config: RunConfig) -> str:
+        return f"echo{config.plugin_options(self.name, EchoOptions).depth}"
+
+    def open(self, config: RunConfig, ctx: OpenContext) -> Opened:
+        raise NotImplementedError
+
+
+@pytest.fixture
+def echo() -> Iterator[Echo]:
+    method = METHODS.register(Echo())
+    yield method
+    METHODS.unregister(method.name)
+
+
+def test_built_in_plugins_and_the_default_method():
+    assert METHODS.names()[:2] == ("baseline", "sac") and METHODS.default == "baseline"
+    assert "signals" in STAGES.names()
+    assert RunConfig().method == "baseline" and RunConfig(method="sac").method_plugin.title == "SAC"
+    with pytest.raises(ValueError, match="method must be one of baseline, sac"):
+        RunConfig(method="nope")
+
+
+def test_a_registry_names_what_is_missing():
+    registry: Registry[Echo] = Registry("thing")
+    with pytest.raises(KeyError, match="unknown thing 'x'; registered: none"):
+        registry.get("x")
+    with pytest.raises(LookupError, match="no default thing"):
+        _ = registry.default
+    registry.register(Echo(), default=True)
+    assert registry.default == "echo" and list(registry) == [registry.get("echo")] and len(registry) == 1
+
+
+def test_options_are_typed_validated_and_sorted(echo):
+    config = RunConfig(method="echo", options={"echo.mode": "x", "echo.depth": 5})
+    assert config.options == (("echo.depth", 5), ("echo.mode", "x"))
+    assert config.plugin_options("echo", EchoOptions) == EchoOptions(5, "x")
+    assert RunConfig(method="echo").plugin_options("echo", EchoOptions) == EchoOptions()  # defaults
+    assert config.variant == "echo5"
+    assert config == RunConfig(method="echo", options=(("echo.depth", 5), ("echo.mode", "x")))
+    with pytest.raises(ValueError, match="echo takes depth, mode"):
+        RunConfig(options={"echo.width": 2})
+    with pytest.raises(ValueError, match=r"not '<method or stage>\.<field>' of a registered plug-in"):
+        RunConfig(options={"nope.depth": 2})
+    with pytest.raises(ValueError, match="baseline takes no options"):
+        RunConfig(options={"baseline.depth": 2})
+    with pytest.raises(ValueError, match="options of echo: depth must be >= 1"):
+        RunConfig(options={"echo.depth": 0})
+
+
+def test_options_are_columns_only_when_set(echo):
+    assert not any(c.startswith("option_") for c in RunConfig().columns())  # published ids unchanged
+    columns = RunConfig(method="echo", options={"echo.depth": 2}).columns()
+    assert columns["option_echo_depth"] == 2 and columns["variant"] == "echo2"
+
+
+def test_an_option_from_the_command_line_takes_the_fields_type(echo):
+    assert parse_option("echo.depth=7") == ("echo.depth", 7)
+    assert parse_option("echo.mode=fast") == ("echo.mode", "fast")
+    with pytest.raises(ValueError, match="needs a int"):
+        parse_option("echo.depth=many")
+    with pytest.raises(ValueError, match=r"not <plug-in>\.<field>=<value>"):
+        parse_option("echo.depth")
+
+
+def test_sweep_files_set_plugin_options(echo, tmp_path: Path):
+    sweep = tmp_path / "s.toml"
+    sweep.write_text('[base]\nprotocol = "full"\n[[grid]]\nmethod = ["echo"]\n"echo.depth" = [1, 2]\n', "utf-8")
+    cells = load_sweep(sweep).cells
+    assert [c.plugin_options("echo", EchoOptions).depth for c in cells] == [1, 2]
+    assert all(c.signals == Signals() for c in cells)
+    sweep.write_text('[[grid]]\n"echo.depth" = [0]\n', "utf-8")
+    with pytest.raises(SweepError, match=r"s.toml \[\[grid\]\] #1: .*depth must be >= 1"):
+        load_sweep(sweep)
