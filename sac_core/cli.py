@@ -61,6 +61,7 @@ from .experiments.bench import (
     query_latency,
     warm_sweep_seconds,
 )
+from .experiments.config import OptionValue, parse_option
 from .experiments.evaluate import indexed_chunks
 from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summaries
 from .experiments.index_store import index_folder
@@ -294,6 +295,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         metric_mode=args.metric_mode,
         summary=summary_config(args, data_dir),
         signals=args.signals,
+        options=tuple(args.option),
     )
     start = time.perf_counter()
     bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
@@ -688,6 +690,13 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
     return 0
 
 
+def _option(raw: str) -> tuple[str, OptionValue]:
+    try:
+        return parse_option(raw)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"--option: {e}") from None
+
+
 def _signals(raw: str) -> Signals:
     """``key=value,...`` → Signals; each value is read as the field's type (bool, int, float, str)."""
     defaults = Signals()
@@ -725,6 +734,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=_signals,
         default=Signals(),
         help="document-aware options, e.g. split_query=true,doc_weight=2,doc_bm25=0.25 (README: Beyond SAC)",
+    )
+    ev.add_argument(
+        "--option",
+        action="append",
+        type=_option,
+        default=[],
+        metavar="PLUGIN.FIELD=VALUE",
+        help="a parameter of a registered method or stage (repeatable)",
     )
     _add_summary_args(ev)
     ev.add_argument("--out", type=Path, help="results table (CSV)")
