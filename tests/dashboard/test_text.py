@@ -159,7 +159,9 @@ def test_md_shows_the_text_exactly_and_nothing_else(text: str) -> None:
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(["http", "s", "://", "www", "WWW", ".", "@", "a", "-", "mailto:", " ", "/"]), max_size=12))
+@given(
+    st.lists(st.sampled_from(["http", "s", "://", "www", "WWW", ".", "@", "a", "-", "mailto:", " ", "/"]), max_size=12)
+)
 def test_no_autolink_survives_either_rule(parts: list[str]) -> None:
     text = "".join(parts)
     for rendered in (md(text), f'<div class="x">{esc(text)}</div>'):
