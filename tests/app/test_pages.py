@@ -11,10 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from streamlit.testing.v1 import AppTest
 
 from sac_core.dashboard import compare, state
+from sac_core.dashboard import review as rv
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
+from sac_core.dashboard.review.db import Label, ReviewChunk, ReviewItem
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets, ingest_folder, load_benchmark
 from sac_core.experiments import Workspace
@@ -550,3 +553,107 @@ def test_a_short_blind_review_session_and_its_resume(env, tmp_path, monkeypatch)
     again.segmented_control(key="rv_mode").set_value("Results").run()
     assert not again.exception and len(again.dataframe) == 2
     assert [d.label for d in again.get("download_button")] == ["Export 3 rows (CSV)", "Export 3 rows (JSONL)"]
+
+
+def _demo_workspace(cache: Path) -> tuple[Workspace, tuple]:
+    demo = ensure_demo_corpus(cache)
+    datasets = available_datasets(demo)
+    settings = state.Settings(state.resolve_data_source("", cache), cache, "full", datasets, "file", 150)
+    bench = load_benchmark(demo, datasets, "full")
+    cols = compare.compare_columns(settings.base_config())
+    return Workspace.open(bench, cols, demo, cache), cols
+
+
+def _stored_labels(url: str) -> dict[int, tuple[str | None, str]]:
+    db = rv.ReviewDB(url)
+    with db.session() as s:
+        return {r.chunk_id: (r.label, r.note) for r in s.scalars(select(Label))}
+
+
+def test_review_opens_a_session_of_this_data_folder_never_another_folders(env, tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'review.sqlite'}"
+    monkeypatch.setenv("SAC_REVIEW_DB", url)
+    ws, cols = _demo_workspace(env)
+    db = rv.ReviewDB(url)
+    queries = rv.sample_queries(ws.bench, ws.bench.datasets, 2, 1)
+    rv.create_session(db, "on the demo", "a", "demo · full", ws, cols, queries, 2, 5, {}, folder=_demo_folder(env))
+    rv.create_session(db, "on LegalBench-RAG", "a", "legalbench-rag · lbr-mini · cuad", ws, cols, queries, 2, 5, {},
+                      folder=tmp_path / "legalbench-rag")  # fmt: skip
+    old = rv.create_session(db, "before folders", "a", "somewhere", ws, cols, queries, 2, 5, {})
+    with db.session() as s:  # a session of schema 1 whose documents are not in this folder
+        for chunk in s.scalars(select(ReviewChunk).join(ReviewItem).where(ReviewItem.session_id == old)):
+            chunk.file_path = f"cuad/gone-{chunk.id}.txt"
+    at = _review()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="rv_session").value == "on the demo"
+    assert any(o.endswith("(made on another data folder)") for o in at.selectbox(key="rv_session").options)
+    assert _cards(at) > 0
+    at.selectbox(key="rv_session").set_value("on LegalBench-RAG").run()
+    assert not at.exception and _cards(at) == 0
+    assert any("made on another data folder (legalbench-rag · lbr-mini · cuad)" in _unmd(w.value) for w in at.warning)
+    at.segmented_control(key="rv_mode").set_value("Results").run()  # its results can be read from here
+    assert not at.exception and len(at.dataframe) == 2
+    at.segmented_control(key="rv_mode").set_value("Review").run()
+    at.selectbox(key="rv_session").set_value("before folders").run()
+    assert not at.exception and _cards(at) == 0
+    (error,) = [_unmd(e.value) for e in at.error]
+    assert error.startswith("This session's documents cannot be read in the current data folder: ")
+    assert "gone-" in error and "Traceback" not in error
+
+
+def _demo_folder(cache: Path) -> Path:
+    return ensure_demo_corpus(cache)
+
+
+def _open_review_session(env: Path, tmp_path: Path, monkeypatch) -> tuple[AppTest, str]:
+    url = f"sqlite:///{tmp_path / 'review.sqlite'}"
+    monkeypatch.setenv("SAC_REVIEW_DB", url)
+    ws, cols = _demo_workspace(env)
+    queries = rv.sample_queries(ws.bench, ws.bench.datasets, 3, 1)
+    rv.create_session(rv.ReviewDB(url), "notes", "a", "demo", ws, cols, queries, 3, 5, {}, folder=_demo_folder(env))
+    return _review(), url
+
+
+def _chunk_of(key: str) -> int:
+    return int(key.split("::")[1])
+
+
+def test_review_keeps_every_note_with_or_without_a_label(env, tmp_path, monkeypatch):
+    at, url = _open_review_session(env, tmp_path, monkeypatch)
+    notes = [w for w in at.text_input if w.key.startswith("rv_note::")]
+    first = notes[0]
+    first.input("a note before any label").run()
+    assert not at.exception
+    assert _stored_labels(url)[_chunk_of(first.key)] == (None, "a note before any label")
+    again = _review()  # a reload: the note is there
+    assert again.text_input(key=first.key).value == "a note before any label"
+
+    # a note typed on the outlined chunk, then key 1: the label is stored with the note, not an empty one
+    assert _chunk_of(first.key) == _chunk_of(notes[0].key)
+    again.text_input(key=first.key).input("typed, then labelled with key 1").run()
+    next(b for b in again.button if b.key == "rv_key::0").click().run()
+    assert not again.exception
+    assert _stored_labels(url)[_chunk_of(first.key)] == ("relevant", "typed, then labelled with key 1")
+    assert again.text_input(key=first.key).value == "typed, then labelled with key 1"
+    assert _review().text_input(key=first.key).value == "typed, then labelled with key 1"
+
+
+def test_review_gives_no_hint_which_columns_share_a_chunk(env, tmp_path, monkeypatch):
+    at, url = _open_review_session(env, tmp_path, monkeypatch)
+    for _ in range(3):  # every query of the session
+        assert "same chunk" not in _shown_text(at).lower()
+        labels = [w for w in at.segmented_control if w.key.startswith("rv_label::")]
+        assert len(labels) == _cards(at)  # every card can be labelled where it is
+        keys = [w.key for w in labels]
+        shared = [k for k in keys if sum(_chunk_of(o) == _chunk_of(k) for o in keys) > 1]
+        if shared:
+            break
+        next(b for b in at.button if b.key == "rv_skip").click().run()
+    assert shared, "no query of the sample has a chunk two methods retrieved"
+    one, other = shared[0], next(k for k in shared[1:] if _chunk_of(k) == _chunk_of(shared[0]))
+    at.segmented_control(key=other).set_value("partly").run()  # labelled in its later column
+    assert not at.exception
+    assert at.segmented_control(key=one).value == at.segmented_control(key=other).value == "partly"
+    assert _stored_labels(url)[_chunk_of(one)][0] == "partly"  # one label for the chunk
+    at.text_input(key=one.replace("rv_label", "rv_note")).input("shared note").run()
+    assert at.text_input(key=other.replace("rv_label", "rv_note")).value == "shared note"
