@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from sac_core.dashboard import builds, compare, curves, maps, state, timing, tune, views
+from sac_core.dashboard import builds, compare, curves, errors, maps, state, timing, tune, views
 from sac_core.dashboard import registry as shared
 
 from .sidebar import api_key
@@ -105,6 +105,7 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
             except compare.NotBuilt:
                 pending.append(col)
             except LOAD_ERRORS as e:
+                st.session_state.pop("sac_openai_ok::compare", None)  # a failed request is not asked again unasked
                 st.error(f"Could not open the index of {views.md(col.name)}: {views.md(e)}")
                 st.stop()
     if pending:
@@ -169,6 +170,20 @@ def tune_lookup(s: state.Settings) -> tune.Lookup:
 
 
 pct = views.fmt_pct
+
+
+quiet_logs = errors.quiet_logs
+
+
+@contextmanager
+def guarded(page: str) -> Iterator[None]:
+    """An unexpected error inside the block: a one-line message with a reference on the page, the
+    traceback in the server log under the same reference (``st.stop``/``st.rerun`` pass through:
+    they are not ``Exception``)."""
+    try:
+        yield
+    except Exception as e:
+        st.error(errors.report(e, page).message, icon=":material/error:")
 
 
 @contextmanager

@@ -9,7 +9,9 @@ in ``<cache>/builds/<key>.json``, rewritten atomically after every embedded batc
 same caches as ``sac index`` (embeddings, saved indexes, sweep cells). So a worker that crashes
 or is killed loses at most its last batch, and asking again resumes from the caches.
 
-Nothing here imports Streamlit: the pages draw :class:`BuildStatus` and call ``cancel``.
+Nothing here imports Streamlit: the pages draw :class:`BuildStatus` and call ``cancel``. A
+worker runs no Streamlit code either (``app.py`` draws nothing when imported as ``__mp_main__``),
+and reports a failure in its status file rather than as a traceback on the server's log.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -166,6 +169,15 @@ def run_job(job: BuildJob, status_path: Path, api_key: str | None = None) -> Non
         raise
 
 
+def _work(job: BuildJob, status_path: Path, api_key: str | None) -> None:
+    """A worker process's entry: :func:`run_job`, its failure said in the status file (the page
+    shows it) and by the exit code, not by a traceback in the server's log."""
+    try:
+        run_job(job, status_path, api_key)
+    except Exception:
+        sys.exit(1)
+
+
 def write_status(path: Path, status: BuildStatus) -> None:
     """Atomically: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -258,7 +270,7 @@ class BuildManager:
                 return
             if entry.process is None and entry.final is None:
                 entry.process = self._context.Process(
-                    target=run_job, args=(entry.job, entry.path, entry.api_key), daemon=True, name=entry.job.key
+                    target=_work, args=(entry.job, entry.path, entry.api_key), daemon=True, name=entry.job.key
                 )
                 entry.process.start()
                 running.append(entry)

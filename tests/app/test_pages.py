@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import logging
 import os
 import re
 import time
@@ -657,3 +658,21 @@ def test_review_gives_no_hint_which_columns_share_a_chunk(env, tmp_path, monkeyp
     assert _stored_labels(url)[_chunk_of(one)][0] == "partly"  # one label for the chunk
     at.text_input(key=one.replace("rv_label", "rv_note")).input("shared note").run()
     assert at.text_input(key=other.replace("rv_label", "rv_note")).value == "shared note"
+
+
+# --------------------------------------------------------------------------- unexpected errors
+
+
+def test_an_unexpected_error_shows_a_reference_and_logs_the_traceback(env, monkeypatch, caplog):
+    def broken(text: str) -> list:
+        raise RuntimeError("failure inside /srv/secret/path")
+
+    monkeypatch.setattr("sac_core.dashboard.documents.entity_rows", broken)
+    caplog.set_level(logging.ERROR, logger="sac_core.dashboard")
+    at = _app("app_pages/documents.py")  # no exception reaches Streamlit
+    (error,) = [e.value for e in at.error]
+    ref = re.search(r"reference ([0-9a-f]{8})", error).group(1)
+    assert "Documents page" in error and "/srv/secret" not in error and "Traceback" not in error
+    (record,) = [r for r in caplog.records if ref in r.getMessage()]
+    assert record.exc_info and "failure inside /srv/secret/path" in caplog.text  # the details: in the log only
+    assert any("Documents: chunks" in t.value for t in at.title)  # the page drew what it could
