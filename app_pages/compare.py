@@ -98,7 +98,7 @@ if sac:
         "involved here (gold documents first, then in order of retrieval)."
     )
     rows = views.summary_rows(
-        query.gold_files if query is not None else frozenset(),
+        query.gold_files if query is not None else None,  # free text: gold unknown, no ✓/✗
         {r.column.name: r.hits for r in results},
         {r.column.name: ws.summaries[r.column.name] for r in sac},
     )

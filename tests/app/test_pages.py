@@ -137,6 +137,8 @@ def test_compare_query_selection_and_free_text(env):
     assert "sac-free" in html and 'mark class="gold"' not in html and "✗ wrong document" not in html
     assert len(at.metric) == 0  # free text has no gold, so no metrics
     assert at.query_params["text"] == "Which law governs the Kestrel Aerospace agreement?"
+    summaries = next(m.value for m in at.main.markdown if '<table class="sac-table">' in m.value)
+    assert "not gold" not in summaries and "✓ gold" not in summaries  # nor in the summaries table
 
 
 def test_compare_shows_the_summaries_and_their_prompts(env):
