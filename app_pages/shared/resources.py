@@ -39,13 +39,19 @@ def require_datasets(s: state.Settings) -> None:
 def benchmark(s: state.Settings) -> state.Benchmark:
     """The selected queries and documents, loaded once per (data, protocol, datasets)."""
     require_datasets(s)
-    key = shared.resource_key("bench", s.source.data_dir, s.protocol, s.datasets)
     try:
-        with st.spinner("Loading the benchmark …"):
-            return registry().get(key, lambda: state.load_benchmark(s.source.data_dir, s.datasets, s.protocol))
+        return benchmark_of(s, s.protocol, s.datasets)
     except LOAD_ERRORS as e:
         st.error(f"Could not load the benchmark: {views.md(e)}")
         st.stop()
+
+
+def benchmark_of(s: state.Settings, protocol: str, datasets: Sequence[str]) -> state.Benchmark:
+    """The benchmark of the sidebar's data folder under another protocol or datasets (shared, as
+    :func:`benchmark`); raises what loading raises."""
+    key = shared.resource_key("bench", s.source.data_dir, protocol, tuple(datasets))
+    with st.spinner("Loading the benchmark …"):
+        return registry().get(key, lambda: state.load_benchmark(s.source.data_dir, tuple(datasets), protocol))
 
 
 def progress_callback(bar):

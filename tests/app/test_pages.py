@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import time
 from pathlib import Path
 
@@ -678,3 +679,65 @@ def test_an_unexpected_error_shows_a_reference_and_logs_the_traceback(env, monke
     (record,) = [r for r in caplog.records if ref in r.getMessage()]
     assert record.exc_info and "failure inside /srv/secret/path" in caplog.text  # the details: in the log only
     assert any("Documents: chunks" in t.value for t in at.title)  # the page drew what it could
+
+
+def test_tune_evaluates_at_once_a_setting_whose_indexes_compare_built(env, monkeypatch, tmp_path):
+    cache = tmp_path / "cache"
+    shutil.copytree(env / "indexes", cache / "indexes")  # Compare's three indexes at chunk 500, nothing evaluated
+    monkeypatch.setenv("SAC_CACHE_DIR", str(cache))
+    monkeypatch.setenv("SAC_RESULTS_DIR", str(tmp_path / "no-results"))
+    at = _app("app_pages/tune.py")
+    assert not any("not computed yet" in w.value for w in at.warning)
+    assert any("its indexes are built" in _unmd(i.value) for i in at.info)
+    assert not [b for b in at.button if b.label == "Build this setting in the background"]  # nothing to ask for
+    assert sorted(s["state"] for s in _wait_for_builds(cache)) == ["done", "done"]
+    at.run()
+    assert not at.exception and "At k = 8" in [s.value for s in at.subheader]
+    assert any("computed here" in c.value for c in at.caption)
+
+
+def test_tune_keeps_its_query_filter_when_the_data_folder_changes(env, tmp_path):
+    text = "Alpha agreement.\n\nGoverning law: Delaware."
+    tests = [
+        {"query": "Which law?", "snippets": [{"file_path": "mine/a.txt", "span": [18, len(text)], "answer": text[18:]}]}
+    ]
+    other = _write_benchmark(tmp_path / "other", "mine", {"a.txt": text}, tests)
+    at = _app("app_pages/tune.py")
+    assert at.multiselect(key="tune_datasets").value == ["demo_nda", "demo_privacy"]
+    at.text_input(key="sac_data_dir").input(str(other)).run()
+    assert not at.exception
+    assert at.multiselect(key="tune_datasets").value == ["mine"]
+    assert not any("Choose at least one dataset" in w.value for w in at.warning)
+    at.text_input(key="sac_data_dir").input("").run()  # back to the demo
+    assert at.multiselect(key="tune_datasets").value == ["demo_nda", "demo_privacy"]
+
+
+# --------------------------------------------------------------------------- Curves: links back to the data
+
+
+def test_curves_opens_a_flipped_query_in_compare_in_the_same_session(env):
+    at = _app("app_pages/curves.py")
+    flips = at.dataframe[-1].value
+    assert "open" not in flips.columns  # no link column: it opened a new tab on the server's default data
+    pick = at.selectbox(key="curves_open_pick")
+    pick.set_value(1).run()
+    query_id, dataset = flips["query_id"].iloc[1], flips["dataset"].iloc[1]
+    next(b for b in at.button if b.key == "curves_open").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=f"cmp_query::{dataset}").value == query_id  # this query, not the default one
+    assert at.query_params["q"] == query_id and at.query_params["k"] == "8"
+    assert _cards(at) == 3 * 8
+
+
+def test_curves_links_no_query_of_a_sweep_made_on_other_data_and_prints_no_none(env, tmp_path, monkeypatch):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "lbr-mini-grid").symlink_to(Path(APP).parent / "results" / "lbr-mini-grid")
+    monkeypatch.setenv("SAC_RESULTS_DIR", str(tmp_path / "results"))
+    at = _app("app_pages/curves.py")  # on the demo corpus
+    assert not at.exception
+    assert not [b for b in at.button if b.key == "curves_open"]
+    (caption,) = [_unmd(c.value) for c in at.caption if "needs the data this sweep ran on" in c.value]
+    assert "protocol lbr-mini, datasets contractnli, cuad, maud, privacy_qa: 776 queries, 72 documents" in caption
+    for frame in at.dataframe:  # the paper's rows included: a gap is a dash, never "None"
+        values = frame.value.astype(str).to_numpy().ravel().tolist()
+        assert "None" not in values and "nan" not in values, frame.value.head()
