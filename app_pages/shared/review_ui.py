@@ -114,10 +114,10 @@ def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.Item
     for letter, column in view.columns:
         for c in column:
             letters_of.setdefault(c.chunk_id, []).append(letter)
-    keys = st.columns(len(rv.LABELS))
-    for n, (label, shortcut, cell) in enumerate(zip(rv.LABELS, SHORTCUTS, keys)):
-        if cell.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
-                       disabled=target is None, width="stretch") and target is not None:  # fmt: skip
+    keys = st.container(horizontal=True, gap="small")  # as wide as their names, wrapping: never cut off
+    for n, (label, shortcut) in enumerate(zip(rv.LABELS, SHORTCUTS)):
+        if keys.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
+                       disabled=target is None, width="content") and target is not None:  # fmt: skip
             rv.set_label(db, target.chunk_id, reviewer, label, gold_shown=show_gold)  # keeps the typed note
             for key in _label_keys(target.chunk_id, letters_of[target.chunk_id]):
                 st.session_state[key] = label
