@@ -100,6 +100,7 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
     bench = benchmark(s)
     confirm_openai(s, bench, columns, "compare")
     retrievers, summaries, pending = {}, {}, []
+    failed: tuple[str, Exception] | None = None
     with st.spinner("Opening the saved indexes …"):
         for col in columns:
             key = shared.resource_key("column", s.source.data_dir, s.cache_dir, s.protocol, s.datasets, col.config)
@@ -111,9 +112,12 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
             except compare.NotBuilt:
                 pending.append(col)
             except LOAD_ERRORS as e:
-                st.session_state.pop("sac_openai_ok::compare", None)  # a failed request is not asked again unasked
-                st.error(f"Could not open the index of {views.md(col.name)}: {views.md(e)}")
-                st.stop()
+                failed = (col.name, e)
+                break
+    if failed is not None:  # said after the spinner has ended (st.stop inside it left it on the page)
+        st.session_state.pop("sac_openai_ok::compare", None)  # a failed request is not sent again unasked
+        st.error(f"Could not open the index of {views.md(failed[0])}: {views.md(failed[1])}")
+        st.stop()
     if pending:
         build_panel(s, [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending], api_key(s))
     ready = [col for col in columns if col.name in retrievers]

@@ -17,6 +17,7 @@ give identical metrics there for every query and k.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,6 +36,8 @@ from ..experiments.significance import LOWER_IS_BETTER
 from ..experiments.sweep import bench_digest, cell_id
 from .builds import BuildJob
 from .curves import METRIC_LABELS, PALETTE
+
+log = logging.getLogger(__name__)
 
 CHUNK_SIZES: tuple[int, ...] = tuple(range(100, 1501, 50))  # slider stops, characters
 WEIGHTS: tuple[float, ...] = tuple(round(w / 20, 2) for w in range(21))  # 0, 0.05, …, 1
@@ -76,7 +79,11 @@ def read_published(folders: Iterable[Path]) -> dict[str, pd.DataFrame]:
         path = Path(folder) / "per_query.csv.gz"
         if not path.is_file():
             continue
-        table = pd.read_csv(path, usecols=["cell", "query_id", "dataset", "k", *METRICS])
+        try:
+            table = pd.read_csv(path, usecols=["cell", "query_id", "dataset", "k", *METRICS])
+        except (OSError, ValueError, EOFError) as e:  # one bad folder must not take Tune down: skipped, said once
+            log.warning("%s: not a per-query results table, skipped (%s)", path, str(e).splitlines()[0][:200])
+            continue
         for cid, rows in table.groupby("cell", sort=False):
             out.setdefault(str(cid), rows.drop(columns="cell").reset_index(drop=True))
     return out

@@ -250,8 +250,7 @@ def test_hostile_names_documents_queries_and_summaries_stay_text_on_every_page(
         watch.assert_clean("Documents")
         assert "![i](http://127.0.0.1:9/track.png)" in page.locator(".sac-context").first.inner_text()
 
-        page.goto(f"{running.url}/tune")
-        page.get_by_role("button", name="Build this setting in the background").click()
+        page.goto(f"{running.url}/tune")  # Compare built chunk 500 above: Tune evaluates it unasked
         page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
         settle(page)
         watch.assert_clean("Tune")

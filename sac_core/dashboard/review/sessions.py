@@ -66,8 +66,9 @@ def folder_key(data_dir: Path) -> str:
 @dataclass(frozen=True)
 class SessionChoice:
     """The sessions as the page offers them: this folder's newest first, then those of unknown
-    folders (made before sessions recorded one), then other folders'; ``index`` of the default
-    (this folder's newest; None when this folder has none)."""
+    folders (made before sessions recorded one), then other folders'; ``index`` of the default:
+    this folder's newest, else the newest of an unknown folder (it may be this one: opened, it
+    says so if its documents are not here), else None (never another folder's)."""
 
     names: tuple[str, ...]
     index: int | None
@@ -81,7 +82,8 @@ def session_choice(sessions: Sequence[ReviewSession], data_dir: Path) -> Session
     mine = [x.name for x in newest if x.folder == here]
     unknown = [x.name for x in newest if x.folder is None]
     other = [x.name for x in newest if x.folder is not None and x.folder != here]
-    return SessionChoice(tuple(mine + unknown + other), 0 if mine else None, frozenset(other), frozenset(unknown))
+    default = 0 if mine or unknown else None
+    return SessionChoice(tuple(mine + unknown + other), default, frozenset(other), frozenset(unknown))
 
 
 def _gold_chars(query: Query, file_path: str, start: int, end: int) -> int:
