@@ -79,7 +79,7 @@ if missing:
     jobs = tune.cell_jobs(missing, s.source.data_dir, s.cache_dir)
     statuses = [ui.build_manager(s.cache_dir).status(job.key) for job in jobs]
     running = any(status is not None and status.active for status in statuses)
-    if tune.indexes_saved(missing.values(), s.cache_dir):  # e.g. Compare built them: only the queries to embed
+    if tune.index_saved(missing.values(), s.cache_dir):  # e.g. Compare built them: only the queries to embed
         st.info(f"**{views.md(setting.label)}**: its indexes are built (Compare, or a build before); evaluating "
                 "every query on them now, in the background.")  # fmt: skip
         ui.build_panel(s, jobs)

@@ -23,6 +23,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,13 @@ def fmt_duration(seconds: float) -> str:
         return f"{max(1, round(seconds))} s"
     minutes = round(seconds / 60)
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def index_saved(configs: Iterable[RunConfig], cache_dir: Path) -> bool:
+    """Every config has a saved index in this cache (its manifest, under ``indexes/<index key>/``
+    as ``experiments.index_store`` writes it), e.g. because Compare built it. Tune then evaluates
+    the setting unasked: only the queries are embedded. A stale index is rebuilt by the job."""
+    return all((Path(cache_dir) / "indexes" / index_key(config) / "manifest.json").is_file() for config in configs)
 
 
 # --------------------------------------------------------------------------- the worker process

@@ -31,10 +31,10 @@ from ..engine.data import Benchmark
 from ..engine.embedding import BACKENDS
 from ..engine.metrics import DEFAULT_KS, METRICS, mean_by_dataset
 from ..experiments import RunConfig
-from ..experiments.index_store import index_folder
 from ..experiments.significance import LOWER_IS_BETTER
 from ..experiments.sweep import bench_digest, cell_id
 from .builds import BuildJob
+from .builds import index_saved as index_saved  # re-exported for the page
 from .curves import METRIC_LABELS, PALETTE
 
 log = logging.getLogger(__name__)
@@ -177,13 +177,6 @@ def cell_jobs(missing: Mapping[str, RunConfig], data_dir: Path, cache_dir: Path)
         BuildJob("cell", Path(data_dir), Path(cache_dir), cfg, f"{name}, chunk {cfg.chunk_size}")
         for name, cfg in missing.items()
     ]
-
-
-def indexes_saved(configs: Iterable[RunConfig], cache_dir: Path) -> bool:
-    """Every config has a saved index in this cache (e.g. Compare built it): evaluating the cells
-    then embeds only the queries, seconds rather than minutes, so Tune starts it unasked. (A stale
-    index is rebuilt by the job, as any build; this only looks for the folder.)"""
-    return all((index_folder(cache_dir, config) / "manifest.json").is_file() for config in configs)
 
 
 def shown_datasets(saved: Sequence[str] | None, offered: Sequence[str]) -> list[str]:
