@@ -233,7 +233,7 @@ def _room_round(page: Any, url: str, n: int, timeout_ms: float) -> None:
     page.wait_for_selector("text=Chunk size (characters)", timeout=timeout_ms)
     browser.settle(page)
     thumb = page.get_by_role("slider", name="Chunk size (characters)")
-    for key in ("ArrowLeft", "ArrowLeft", "ArrowRight", "ArrowRight"):  # 500 → 400 → 500: grid stops
+    for key in ("ArrowLeft", "ArrowLeft", "ArrowRight", "ArrowRight"):  # 500 → 450 → 400 → 450 → 500
         thumb.press(key)
         browser.settle(page)
 
