@@ -160,8 +160,9 @@ def summarize_documents(
 
 
 def in_daemon_threads(fn: Callable[[T], R], items: Sequence[T], workers: int, poll: float = 0.2) -> Iterator[R]:
-    """``fn(item)`` for every item in ``workers`` daemon threads, results as they come; the first
-    error is raised at once (the other threads are left to end on their own).
+    """``fn(item)`` for every item in ``workers`` daemon threads, results as they come. After an
+    error no item is started, the ones in flight are waited for (their results are ``fn``'s to
+    keep, e.g. in a cache), then the first error is raised.
 
     Daemon threads and a polling wait, so that a server stopping never waits for a request in
     flight: once the main thread has ended (the interpreter is shutting down) the wait ends with a
@@ -171,33 +172,46 @@ def in_daemon_threads(fn: Callable[[T], R], items: Sequence[T], workers: int, po
     for item in items:
         todo.put(item)
     results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
-    failed = threading.Event()
+    lock = threading.Lock()
+    state = {"started": 0, "failed": False}
 
     def run() -> None:
-        while not failed.is_set():
-            try:
-                item = todo.get_nowait()
-            except queue.Empty:
-                return
+        while True:
+            with lock:  # taking an item and counting it is one step: the caller knows what is in flight
+                if state["failed"]:
+                    return
+                try:
+                    item = todo.get_nowait()
+                except queue.Empty:
+                    return
+                state["started"] += 1
             try:
                 results.put((True, fn(item)))
             except BaseException as e:  # handed to the caller, who raises it
-                failed.set()
+                with lock:
+                    state["failed"] = True
                 results.put((False, e))
 
     for n in range(max(1, min(workers, len(items)))):
         threading.Thread(target=run, name=f"summaries-{n}", daemon=True).start()
-    for _ in range(len(items)):
-        while True:
-            try:
-                ok, value = results.get(timeout=poll)
-                break
-            except queue.Empty:
-                if not threading.main_thread().is_alive():
-                    raise SummaryError("the server is stopping: summaries not finished") from None
-        if not ok:
-            raise value
-        yield value
+    received, error = 0, None
+    while received < len(items):
+        with lock:
+            if error is not None and received == state["started"]:
+                break  # everything started has ended
+        try:
+            ok, value = results.get(timeout=poll)
+        except queue.Empty:
+            if not threading.main_thread().is_alive():
+                raise SummaryError("the server is stopping: summaries not finished") from None
+            continue
+        received += 1
+        if not ok and error is None:
+            error = value
+        elif ok and error is None:
+            yield value
+    if error is not None:
+        raise error
 
 
 def estimate_cost(documents: Mapping[str, str], config: SummaryConfig, cache_dir: Path | None = None) -> CostEstimate:
