@@ -6,6 +6,8 @@ The page scripts live in ``app_pages/``, deliberately not ``pages/``: Streamlit 
 folder beside the main script as an old-style multipage app until ``st.navigation`` has run once,
 so on a fresh server a deep link such as ``/curves`` would run that page alone (no sidebar
 navigation of ours, no page config) and list every file of the folder as a page.
+
+Everything runs in :func:`main`, called only when Streamlit runs this file (``__main__``).
 """
 
 from __future__ import annotations
@@ -21,20 +23,29 @@ import streamlit as st  # noqa: E402
 
 from app_pages import shared as ui  # noqa: E402
 
-st.set_page_config(page_title="SAC dashboard", page_icon=":material/balance:", layout="wide")
 
-PAGES = [
-    st.Page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", default=True),
-    st.Page("app_pages/curves.py", title="Curves", icon=":material/show_chart:"),
-    st.Page("app_pages/tune.py", title="Tune", icon=":material/tune:"),
-    st.Page("app_pages/map.py", title="Map", icon=":material/scatter_plot:"),
-    st.Page("app_pages/documents.py", title="Documents", icon=":material/description:"),
-    st.Page("app_pages/review.py", title="Review", icon=":material/rate_review:"),
-]
+def main() -> None:
+    """One run of the dashboard (Streamlit runs this file as ``__main__`` on every rerun)."""
+    ui.quiet_logs()
+    st.set_page_config(page_title="SAC dashboard", page_icon=":material/balance:", layout="wide")
+    pages = [
+        st.Page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", default=True),
+        st.Page("app_pages/curves.py", title="Curves", icon=":material/show_chart:"),
+        st.Page("app_pages/tune.py", title="Tune", icon=":material/tune:"),
+        st.Page("app_pages/map.py", title="Map", icon=":material/scatter_plot:"),
+        st.Page("app_pages/documents.py", title="Documents", icon=":material/description:"),
+        st.Page("app_pages/review.py", title="Review", icon=":material/rate_review:"),
+    ]
+    page = st.navigation(pages)
+    title = getattr(page, "title", "page")
+    with ui.timed(title), ui.guarded(title):  # server time for `sac bench`; a failure: a reference, no traceback
+        settings = ui.sidebar()
+        ui.style()
+        ui.banner(settings)
+        page.run()
 
-page = st.navigation(PAGES)
-with ui.timed(getattr(page, "title", "page")):  # this run's server time, for `sac bench` ($SAC_TIMING_LOG)
-    settings = ui.sidebar()
-    ui.style()
-    ui.banner(settings)
-    page.run()
+
+# Not on import: a background build's worker process (multiprocessing "spawn") imports this file as
+# "__mp_main__" and must not draw the dashboard there (issue 27: thousands of log lines).
+if __name__ == "__main__":
+    main()

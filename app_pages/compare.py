@@ -44,20 +44,23 @@ for col, r in zip(st.columns(len(results)), results):
             f"weight {r.column.config.semantic_weight:g}"
         )
         if r.metrics is not None:
-            cells = st.columns(3)
-            for cell, (metric, name) in zip(cells, (("drm", "DRM"), ("precision", "precision"), ("recall", "recall"))):
+            # metrics as wide as their text, wrapping onto more rows in a narrow column (5 columns at
+            # 1280 px): never cut to "DR…" as three fixed sub-columns were
+            cells = st.container(horizontal=True, gap="small")
+            for metric, name in (("drm", "DRM"), ("precision", "precision"), ("recall", "recall")):
                 value = r.metrics[metric]
                 delta = None
                 if baseline is not None and r is not baseline and baseline.metrics is not None:
                     delta = views.delta_pts(value, baseline.metrics[metric])
                 flat = delta == "±0 pts"
-                cell.metric(
+                cells.metric(
                     f"{name}@{k}",
                     ui.pct(value),
                     delta,
                     delta_color="off" if flat else "inverse" if metric == "drm" else "normal",
                     delta_arrow="off" if flat else "auto",
                     help=None if delta is None else "change against the baseline, in percentage points",
+                    width="content",
                 )
         gold = query.gold if query is not None else ()
         cards = [
@@ -98,7 +101,7 @@ if sac:
         "involved here (gold documents first, then in order of retrieval)."
     )
     rows = views.summary_rows(
-        query.gold_files if query is not None else frozenset(),
+        query.gold_files if query is not None else None,  # free text: gold unknown, no ✓/✗
         {r.column.name: r.hits for r in results},
         {r.column.name: ws.summaries[r.column.name] for r in sac},
     )

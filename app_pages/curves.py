@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
@@ -69,7 +68,7 @@ if not sweeps:
 sweep = st.selectbox(
     "Sweep",
     sweeps,
-    index=curves.default_sweep(sweeps),
+    index=curves.default_sweep(sweeps, curves.DEMO_SWEEPS if s.source.demo else curves.PREFERRED_SWEEPS),
     key="curves_sweep",
     format_func=lambda f: f"{f.name}  ({f.path}{'' if f.results.is_file() else ', loose tables'})",
 )
@@ -147,7 +146,7 @@ refs_mean = paper.matching(chunk, chars, weight, k=None) if mean_ds == "ALL" els
 left, right = st.columns([3, 2])
 left.plotly_chart(curves.means_figure(means, refs_mean), width="stretch")
 with right:
-    st.dataframe(curves.comparison_table(means, refs_mean), hide_index=True, width="stretch")
+    st.dataframe(curves.shown_as_text(curves.comparison_table(means, refs_mean)), hide_index=True, width="stretch")
     ks = ", ".join(sorted(set(",".join(means["ks"]).split(",")), key=int)) if len(means) else "—"
     st.caption(
         f"Ours: each metric's mean over the k values of this sweep ({ks}). Paper (hatched bars): Tables 1–2 of "
@@ -157,7 +156,7 @@ with right:
         "it reports (dataset ALL; chunk 200/500/800 × 150/300 characters; weights 1/0.75/0.5/0.25 at 500/150)."
     )
 with st.expander("All published numbers used here"):
-    st.dataframe(paper.table(), hide_index=True, width="stretch")
+    st.dataframe(curves.paper_table(), hide_index=True, width="stretch")
 
 if sweep.significance.is_file() or sweep.per_query.is_file():
     st.subheader("Significance: which queries flipped")
@@ -183,24 +182,10 @@ if sweep.significance.is_file() or sweep.per_query.is_file():
         k_values = sorted(shown["k"].unique().tolist())
         k = pick[3].selectbox("k", k_values, index=k_values.index(8) if 8 in k_values else 0, key="curves_fk")
         table = curves.flipped(_read(sweep.per_query), shown, a, b, metric, int(k))
-        if not table.empty:
-            table.insert(
-                0,
-                "open",
-                [
-                    f"/?{urlencode({'dataset': d, 'q': q, 'k': int(k)})}"
-                    for q, d in zip(table["query_id"], table["dataset"])
-                ],
-            )
         st.caption(
             f"{len(table)} queries whose {curves.METRIC_LABELS[metric]}@{k} differs between {views.md(a)} and "
-            f"{views.md(b)}, "
-            "biggest change first ('open' shows the query on the Compare page, with the same data directory)."
+            f"{views.md(b)}, biggest change first."
         )
-        st.dataframe(
-            table,
-            hide_index=True,
-            width="stretch",
-            height=300,
-            column_config={"open": st.column_config.LinkColumn("open", display_text="compare")},
-        )
+        st.dataframe(table, hide_index=True, width="stretch", height=300)
+        if not table.empty:
+            ui.open_flipped_in_compare(s, curves.sweep_data(df), table, int(k))

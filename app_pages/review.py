@@ -22,7 +22,7 @@ if not reviewer:
     st.stop()
 if opened := st.session_state.pop("rv_open", None):  # a session just created: open it for review
     st.session_state["rv_mode"], st.session_state["rv_session"] = "Review", opened
-mode = st.segmented_control("", ["Review", "New session", "Results"], key="rv_mode", default="Review",
+mode = st.segmented_control("Mode", ["Review", "New session", "Results"], key="rv_mode", default="Review",
                             label_visibility="collapsed")  # fmt: skip
 sessions = db.sessions()
 
@@ -32,12 +32,28 @@ if mode == "New session":
 if not sessions:
     st.info("No review session yet: make one under **New session**.")
     st.stop()
-names = [x.name for x in sessions]
-name = st.selectbox("Session", names, index=len(names) - 1, key="rv_session", format_func=str)
+choice = rv.session_choice(sessions, s.source.data_dir)
+if st.session_state.get("rv_session") not in choice.names:  # first visit, or a session of another folder
+    st.session_state.pop("rv_session", None)
+    if choice.index is not None:
+        st.session_state["rv_session"] = choice.names[choice.index]  # this folder's newest session
+name = st.selectbox(
+    "Session", choice.names, index=None, key="rv_session", placeholder="Choose a session",
+    format_func=lambda n: f"{n} (made on another data folder)" if n in choice.elsewhere else n,
+)  # fmt: skip
+if name is None:
+    st.info("No review session on this data folder yet: make one under **New session**, or choose one above.")
+    st.stop()
 session = next(x for x in sessions if x.name == name)
 
 if mode == "Results":
     ui.review_results(db, session)
+    st.stop()
+if name in choice.elsewhere:
+    st.warning(
+        f"“{views.md(name)}” was made on another data folder ({views.md(session.data)}). To review it, set that "
+        "folder as the **Data directory** in the sidebar; its **Results** can be read from here."
+    )
     st.stop()
 
 progress = rv.progress(db, session.id, reviewer)

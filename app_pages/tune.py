@@ -61,9 +61,10 @@ weight = row[3].select_slider("Semantic weight (1 = dense, 0 = BM25)", tune.WEIG
 row[3].caption(tune.instant_caption(tune.WEIGHTS, instant["semantic_weight"]))
 row = st.columns([2, 5])
 k = row[0].select_slider("k", tune.KS, key="tune_k")
+st.session_state["tune_datasets"] = tune.shown_datasets(st.session_state.get("tune_datasets"), bench.datasets)
 shown = row[1].multiselect(
     "Queries of (means over these datasets; the index always holds them all)", list(bench.datasets),
-    default=list(bench.datasets), key="tune_datasets",
+    key="tune_datasets",
 )  # fmt: skip
 if not shown:
     st.warning("Choose at least one dataset whose queries to show.")
@@ -75,15 +76,20 @@ found = {name: lookup.find(config, bench) for name, config in variants.items()}
 missing = {name: variants[name] for name, hit in found.items() if hit is None}
 
 if missing:
+    jobs = tune.cell_jobs(missing, s.source.data_dir, s.cache_dir)
+    statuses = [ui.build_manager(s.cache_dir).status(job.key) for job in jobs]
+    running = any(status is not None and status.active for status in statuses)
+    if tune.index_saved(missing.values(), s.cache_dir):  # e.g. Compare built them: only the queries to embed
+        st.info(f"**{views.md(setting.label)}**: its indexes are built (Compare, or a build before); evaluating "
+                "every query on them now, in the background.")  # fmt: skip
+        ui.build_panel(s, jobs)
+        st.stop()
     chunks = tune.estimated_chunks(bench, setting.chunk_size)
     st.warning(
         f"**{views.md(setting.label)}** is not computed yet. Building it embeds about {chunks:,} chunks for each "
         f"of {views.md(', '.join(missing))} and retrieves every query; it runs in the background, on the whole "
         "pooled corpus, and every session can use it afterwards."
     )
-    jobs = tune.cell_jobs(missing, s.source.data_dir, s.cache_dir)
-    statuses = [ui.build_manager(s.cache_dir).status(job.key) for job in jobs]
-    running = any(status is not None and status.active for status in statuses)
     if running or st.button("Build this setting in the background", type="primary", key="tune_build"):
         ui.build_panel(s, jobs)
     st.stop()

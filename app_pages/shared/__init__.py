@@ -3,12 +3,15 @@
 from .resources import (
     LOAD_ERRORS,
     benchmark,
+    benchmark_of,
     build_manager,
     build_panel,
     confirm_openai,
+    guarded,
     map_data,
     pct,
     progress_callback,
+    quiet_logs,
     registry,
     require_datasets,
     timed,
@@ -16,8 +19,8 @@ from .resources import (
     workspace,
 )
 from .review_ui import review_db, review_item, review_new_session, review_results
-from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, settings, sidebar, style
-from .widgets import pick_query
+from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, data_keys, settings, sidebar, style
+from .widgets import open_flipped_in_compare, pick_query
 
 __all__ = [
     "API_KEY",
@@ -27,13 +30,18 @@ __all__ = [
     "api_key",
     "banner",
     "benchmark",
+    "benchmark_of",
     "build_manager",
     "build_panel",
     "confirm_openai",
+    "data_keys",
+    "guarded",
     "map_data",
+    "open_flipped_in_compare",
     "pct",
     "pick_query",
     "progress_callback",
+    "quiet_logs",
     "registry",
     "require_datasets",
     "review_db",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from sac_core.dashboard import builds, compare, curves, maps, state, timing, tune, views
+from sac_core.dashboard import builds, compare, curves, errors, maps, state, timing, tune, views
 from sac_core.dashboard import registry as shared
 
 from .sidebar import api_key
@@ -39,13 +39,19 @@ def require_datasets(s: state.Settings) -> None:
 def benchmark(s: state.Settings) -> state.Benchmark:
     """The selected queries and documents, loaded once per (data, protocol, datasets)."""
     require_datasets(s)
-    key = shared.resource_key("bench", s.source.data_dir, s.protocol, s.datasets)
     try:
-        with st.spinner("Loading the benchmark …"):
-            return registry().get(key, lambda: state.load_benchmark(s.source.data_dir, s.datasets, s.protocol))
+        return benchmark_of(s, s.protocol, s.datasets)
     except LOAD_ERRORS as e:
         st.error(f"Could not load the benchmark: {views.md(e)}")
         st.stop()
+
+
+def benchmark_of(s: state.Settings, protocol: str, datasets: Sequence[str]) -> state.Benchmark:
+    """The benchmark of the sidebar's data folder under another protocol or datasets (shared, as
+    :func:`benchmark`); raises what loading raises."""
+    key = shared.resource_key("bench", s.source.data_dir, protocol, tuple(datasets))
+    with st.spinner("Loading the benchmark …"):
+        return registry().get(key, lambda: state.load_benchmark(s.source.data_dir, tuple(datasets), protocol))
 
 
 def progress_callback(bar):
@@ -94,6 +100,7 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
     bench = benchmark(s)
     confirm_openai(s, bench, columns, "compare")
     retrievers, summaries, pending = {}, {}, []
+    failed: tuple[str, Exception] | None = None
     with st.spinner("Opening the saved indexes …"):
         for col in columns:
             key = shared.resource_key("column", s.source.data_dir, s.cache_dir, s.protocol, s.datasets, col.config)
@@ -105,8 +112,12 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
             except compare.NotBuilt:
                 pending.append(col)
             except LOAD_ERRORS as e:
-                st.error(f"Could not open the index of {views.md(col.name)}: {views.md(e)}")
-                st.stop()
+                failed = (col.name, e)
+                break
+    if failed is not None:  # said after the spinner has ended (st.stop inside it left it on the page)
+        st.session_state.pop("sac_openai_ok::compare", None)  # a failed request is not sent again unasked
+        st.error(f"Could not open the index of {views.md(failed[0])}: {views.md(failed[1])}")
+        st.stop()
     if pending:
         build_panel(s, [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending], api_key(s))
     ready = [col for col in columns if col.name in retrievers]
@@ -169,6 +180,20 @@ def tune_lookup(s: state.Settings) -> tune.Lookup:
 
 
 pct = views.fmt_pct
+
+
+quiet_logs = errors.quiet_logs
+
+
+@contextmanager
+def guarded(page: str) -> Iterator[None]:
+    """An unexpected error inside the block: a one-line message with a reference on the page, the
+    traceback in the server log under the same reference (``st.stop``/``st.rerun`` pass through:
+    they are not ``Exception``)."""
+    try:
+        yield
+    except Exception as e:
+        st.error(errors.report(e, page).message, icon=":material/error:")
 
 
 @contextmanager

@@ -70,7 +70,8 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
         data = f"{s.source.data_dir.name} · {s.protocol} · {', '.join(s.datasets)}"
         try:
             with st.spinner("Retrieving every query through every method …"):
-                rv.create_session(db, name, reviewer, data, ws, chosen, queries, k, seed, sample)
+                rv.create_session(db, name, reviewer, data, ws, chosen, queries, k, seed, sample,
+                                  folder=s.source.data_dir)  # fmt: skip
         except (rv.SessionError, *LOAD_ERRORS) as e:
             st.error(views.md(e))
             st.stop()
@@ -78,55 +79,86 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
         st.rerun()
 
 
-def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool) -> None:
-    label = st.session_state.get(f"rv_label::{chunk_id}")
-    note = st.session_state.get(f"rv_note::{chunk_id}", "")
-    if label:
-        rv.set_label(db, chunk_id, reviewer, label, note, gold_shown)
+def _label_keys(chunk_id: int, letters: list[str]) -> list[str]:
+    return [f"rv_label::{chunk_id}::{letter}" for letter in letters]
+
+
+def _note_keys(chunk_id: int, letters: list[str]) -> list[str]:
+    return [f"rv_note::{chunk_id}::{letter}" for letter in letters]
+
+
+def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool, key: str, letters: list[str]) -> None:
+    """A label given in one column: stored (None when taken back), shown in every column of the chunk."""
+    label = st.session_state.get(key)
+    rv.set_label(db, chunk_id, reviewer, label, gold_shown=gold_shown)  # the note stays as it is
+    for other in _label_keys(chunk_id, letters):
+        st.session_state[other] = label
+
+
+def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str, letters: list[str]) -> None:
+    """A note edited in one column: stored at once, labelled or not, shown in every column of the chunk."""
+    note = st.session_state.get(key) or ""
+    rv.set_note(db, chunk_id, reviewer, note)
+    for other in _note_keys(chunk_id, letters):
+        st.session_state[other] = note
 
 
 def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
-    """One query: the blind columns with a label per chunk, the preference, and keyboard labelling."""
+    """One query: the blind columns with a label per chunk, the preference, and keyboard labelling.
+
+    A chunk several methods retrieved is shown, labellable, in each of their columns (one label and
+    one note stored, mirrored in every copy): nothing says which columns share it."""
     st.markdown(views.query_html(view.query_id, view.query_text), unsafe_allow_html=True)
-    chunks = view.chunks
-    target = next((c for c in chunks if c.chunk_id not in view.labels), None)  # the outlined chunk
-    keys = st.columns(len(rv.LABELS))
-    for n, (label, shortcut, cell) in enumerate(zip(rv.LABELS, SHORTCUTS, keys)):
-        if cell.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
-                       disabled=target is None) and target is not None:  # fmt: skip
-            rv.set_label(db, target.chunk_id, reviewer, label, "", show_gold)
-            st.session_state[f"rv_label::{target.chunk_id}"] = label
+    target = view.unlabelled  # the outlined chunk
+    letters_of: dict[int, list[str]] = {}
+    for letter, column in view.columns:
+        for c in column:
+            letters_of.setdefault(c.chunk_id, []).append(letter)
+    keys = st.container(horizontal=True, gap="small")  # as wide as their names, wrapping: never cut off
+    for n, (label, shortcut) in enumerate(zip(rv.LABELS, SHORTCUTS)):
+        if keys.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
+                       disabled=target is None, width="content") and target is not None:  # fmt: skip
+            rv.set_label(db, target.chunk_id, reviewer, label, gold_shown=show_gold)  # keeps the typed note
+            for key in _label_keys(target.chunk_id, letters_of[target.chunk_id]):
+                st.session_state[key] = label
             st.rerun()
     st.caption(
         "Keys 1–5 label the outlined chunk (the first one not labelled yet); N skips to the next query, B goes back."
         if target is not None
         else "Every chunk of this query is labelled; click a label to change it."
     )
-    current = target.chunk_id if target is not None else None
+    try:
+        texts = {c.chunk_id: rv.document_text(s.source.data_dir, c.file_path)[c.start : c.end]
+                 for _, column in view.columns for c in column}  # fmt: skip
+    except state.BenchmarkError as e:
+        st.error(f"This session's documents cannot be read in the current data folder: {views.md(e)}")
+        st.stop()
+    outlined = False
     for (letter, column), cell in zip(view.columns, st.columns(len(view.columns))):
         with cell:
             st.markdown(f"#### {letter}")
             for c in column:
-                text = rv.document_text(s.source.data_dir, c.file_path)[c.start : c.end]
-                label = view.labels.get(c.chunk_id, (None, ""))[0]
-                card = views.review_card(f"{letter}#{c.rank}", c.file_path, text, c.start, view.gold_spans, show_gold,
-                                         c.chunk_id == current, label)  # fmt: skip
+                label = view.label(c.chunk_id)
+                current = target is not None and c.chunk_id == target.chunk_id and not outlined
+                outlined = outlined or current
+                card = views.review_card(f"{letter}#{c.rank}", c.file_path, texts[c.chunk_id], c.start, view.gold_spans,
+                                         show_gold, current, label)  # fmt: skip
                 st.markdown(card, unsafe_allow_html=True)
-                if c.first is not None:
-                    st.caption(f"The same chunk as {c.first}: labelled there.")
-                    continue
-                label_key = f"rv_label::{c.chunk_id}"
-                if label_key not in st.session_state and label is not None:
+                letters = letters_of[c.chunk_id]
+                label_key = f"rv_label::{c.chunk_id}::{letter}"
+                if label_key not in st.session_state:
                     st.session_state[label_key] = label
                 st.segmented_control(
-                    "Label", rv.LABELS, key=label_key, format_func=rv.LABEL_NAMES.get, label_visibility="collapsed",
-                    on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold),
+                    f"Label of {letter}#{c.rank}", rv.LABELS, key=label_key, format_func=rv.LABEL_NAMES.get,
+                    label_visibility="collapsed", wrap=True,
+                    on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold, label_key, letters),
                 )  # fmt: skip
-                note_key = f"rv_note::{c.chunk_id}"
+                note_key = f"rv_note::{c.chunk_id}::{letter}"
                 if note_key not in st.session_state:
-                    st.session_state[note_key] = view.labels.get(c.chunk_id, (None, ""))[1]
-                st.text_input("Note", key=note_key, placeholder="note (optional)", label_visibility="collapsed",
-                              on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold))  # fmt: skip
+                    st.session_state[note_key] = view.note(c.chunk_id)
+                st.text_input(f"Note on {letter}#{c.rank}", key=note_key, placeholder="note (optional)",
+                              label_visibility="collapsed",
+                              on_change=_save_note, args=(db, c.chunk_id, reviewer, note_key, letters))  # fmt: skip
     st.subheader("Which column answers the query best?")
     letters = [letter for letter, _ in view.columns]
     pref_key = f"rv_pref::{view.item_id}"

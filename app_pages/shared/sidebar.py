@@ -71,6 +71,12 @@ def sidebar() -> state.Settings:
     return settings
 
 
+def data_keys(s: state.Settings) -> tuple[str, str]:
+    """The session keys of the sidebar's protocol and datasets for the data folder in use."""
+    where = str(s.source.data_dir)
+    return f"sac_protocol::{where}", f"sac_datasets::{where}"
+
+
 def settings() -> state.Settings:
     """The sidebar's settings (drawing the sidebar when a page runs on its own)."""
     got = st.session_state.get(SETTINGS)

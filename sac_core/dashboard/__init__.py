@@ -7,16 +7,18 @@ compare, views``); nothing here imports Streamlit.
   :mod:`.registry` (objects shared by every session), :mod:`.views` and :mod:`.highlight` (HTML);
 - one per page: :mod:`.compare`, :mod:`.curves`, :mod:`.tune`, :mod:`.documents`, :mod:`.maps`, :mod:`.review` (a package:
   blind review sessions in a database);
-- the server's own machinery: :mod:`.builds` (background builds), :mod:`.browser`,
+- the server's own machinery: :mod:`.builds` (background builds), :mod:`.errors` (a failure's
+  reference for the page, its traceback for the log), :mod:`.browser`,
   :mod:`.screenshots` and :mod:`.timing` (headless Chromium for tests and ``sac bench``).
 """
 
-from . import compare, curves, documents, highlight, maps, registry, review, selection, state, tune, views
+from . import compare, curves, documents, errors, highlight, maps, registry, review, selection, state, tune, views
 
 __all__ = [
     "compare",
     "curves",
     "documents",
+    "errors",
     "highlight",
     "maps",
     "registry",

@@ -58,9 +58,10 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: f
 
 
 @contextmanager
-def serve(env: Mapping[str, str], log: Path, timeout: float = 90) -> Iterator[Server]:
+def serve(env: Mapping[str, str], log: Path, timeout: float = 90, *, stop_timeout: float = 20) -> Iterator[Server]:
     """The dashboard on 127.0.0.1 at a free port, with ``env`` on top of a clean copy of ours
-    (no ``SAC_DATA_DIR`` or ``OPENAI_API_KEY`` unless ``env`` sets them); stopped on exit."""
+    (no ``SAC_DATA_DIR`` or ``OPENAI_API_KEY`` unless ``env`` sets them); stopped on exit with
+    SIGTERM, killed when it has not ended after ``stop_timeout`` seconds (exit code -9 then)."""
     clean = {k: v for k, v in os.environ.items() if k not in ("SAC_DATA_DIR", "OPENAI_API_KEY", "SAC_DATA_ROOT")}
     clean.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     clean.update(env)
@@ -78,9 +79,10 @@ def serve(env: Mapping[str, str], log: Path, timeout: float = 90) -> Iterator[Se
     finally:
         proc.terminate()
         try:
-            proc.wait(timeout=20)
+            proc.wait(timeout=stop_timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
 
 
 @contextmanager
@@ -96,11 +98,11 @@ def chromium(playwright: Any) -> Iterator[Any]:
 
 
 @contextmanager
-def session(env: Mapping[str, str], log: Path) -> Iterator[tuple[Server, Any]]:
+def session(env: Mapping[str, str], log: Path, *, stop_timeout: float = 20) -> Iterator[tuple[Server, Any]]:
     """A fresh server (see :func:`serve`) and one Chromium page, both closed on exit."""
     from playwright.sync_api import sync_playwright  # the browser driver, only when a browser is driven
 
-    with serve(env, log) as server, sync_playwright() as p, chromium(p) as chrome:
+    with serve(env, log, stop_timeout=stop_timeout) as server, sync_playwright() as p, chromium(p) as chrome:
         yield server, chrome.new_page(viewport=VIEWPORT)
 
 

@@ -9,7 +9,9 @@ in ``<cache>/builds/<key>.json``, rewritten atomically after every embedded batc
 same caches as ``sac index`` (embeddings, saved indexes, sweep cells). So a worker that crashes
 or is killed loses at most its last batch, and asking again resumes from the caches.
 
-Nothing here imports Streamlit: the pages draw :class:`BuildStatus` and call ``cancel``.
+Nothing here imports Streamlit: the pages draw :class:`BuildStatus` and call ``cancel``. A
+worker runs no Streamlit code either (``app.py`` draws nothing when imported as ``__mp_main__``),
+and reports a failure in its status file rather than as a traceback on the server's log.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import importlib
 import json
 import multiprocessing
 import os
+import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,6 +117,13 @@ def fmt_duration(seconds: float) -> str:
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
 
 
+def index_saved(configs: Iterable[RunConfig], cache_dir: Path) -> bool:
+    """Every config has a saved index in this cache (its manifest, under ``indexes/<index key>/``
+    as ``experiments.index_store`` writes it), e.g. because Compare built it. Tune then evaluates
+    the setting unasked: only the queries are embedded. A stale index is rebuilt by the job."""
+    return all((Path(cache_dir) / "indexes" / index_key(config) / "manifest.json").is_file() for config in configs)
+
+
 # --------------------------------------------------------------------------- the worker process
 
 
@@ -169,6 +180,15 @@ def run_job(job: BuildJob, status_path: Path, api_key: str | None = None) -> Non
     except Exception as e:  # reported to the page; the process then ends
         report.write(state="failed", error=f"{type(e).__name__}: {e}", eta_s=None)
         raise
+
+
+def _work(job: BuildJob, status_path: Path, api_key: str | None) -> None:
+    """A worker process's entry: :func:`run_job`, its failure said in the status file (the page
+    shows it) and by the exit code, not by a traceback in the server's log."""
+    try:
+        run_job(job, status_path, api_key)
+    except Exception:
+        sys.exit(1)
 
 
 def write_status(path: Path, status: BuildStatus) -> None:
@@ -263,7 +283,7 @@ class BuildManager:
                 return
             if entry.process is None and entry.final is None:
                 entry.process = self._context.Process(
-                    target=run_job, args=(entry.job, entry.path, entry.api_key), daemon=True, name=entry.job.key
+                    target=_work, args=(entry.job, entry.path, entry.api_key), daemon=True, name=entry.job.key
                 )
                 entry.process.start()
                 running.append(entry)

@@ -19,6 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..engine.data import Benchmark
 from ..engine.data import available_datasets as available_datasets
 from ..engine.metrics import DEFAULT_KS
 from ..engine.summaries import SummaryConfig
@@ -30,6 +31,7 @@ from .text import svg_text
 RESULTS_ENV = "SAC_RESULTS_DIR"
 # The committed sweeps, most complete first: the page opens on the first one present.
 PREFERRED_SWEEPS: tuple[str, ...] = ("lbr-mini-grid", "paper")
+DEMO_SWEEPS: tuple[str, ...] = ("demo-grid", "demo")  # on the demo corpus: a sweep of the demo first
 METRICS: tuple[str, ...] = ("drm", "precision", "recall")
 METRIC_LABELS = {"drm": "DRM", "precision": "precision", "recall": "recall", "hit": "Hit", "mrr": "MRR", "ndcg": "nDCG"}
 # Settings a user picks one value of; the first four are always offered, the rest only when they vary
@@ -388,6 +390,28 @@ def comparison_table(means: pd.DataFrame, refs: Sequence[PaperPoint], metrics: S
     return pd.DataFrame(rows, columns=["source", *[METRIC_LABELS.get(m, m) for m in metrics]])
 
 
+NOT_REPORTED = "—"  # a number the paper does not give (never a literal "None" in a table)
+
+
+def shown_as_text(table: pd.DataFrame) -> pd.DataFrame:
+    """A small table for people: numbers as written (``12.34``, ``150``), gaps as ``—``. Streamlit
+    prints a missing value as "None"; a column of text shows exactly what is meant."""
+
+    def cell(value: object) -> str:
+        if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+            return NOT_REPORTED
+        if isinstance(value, float):
+            return f"{value:g}" if value == int(value) and abs(value) < 1e6 else f"{value:.2f}"
+        return str(value)
+
+    return table.astype(object).map(cell)
+
+
+def paper_table() -> pd.DataFrame:
+    """Every published number used on the page (the paper's baseline has no summary length: ``—``)."""
+    return shown_as_text(paper.table())
+
+
 def to_csv_bytes(df: pd.DataFrame) -> bytes:
     return df.to_csv(index=False).encode("utf-8")
 
@@ -411,6 +435,50 @@ def flipped(per_query: pd.DataFrame, results: pd.DataFrame, a: str, b: str, metr
     sub = per_query[per_query["cell"].isin([cell_a, cell_b])]
     out = flipped_queries(sub, cell_a, cell_b, metric, k, key="cell")
     return out.rename(columns={cell_a: a, cell_b: b}).reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class SweepData:
+    """What a sweep ran on, read from its results table: the protocol, the pooled datasets and the
+    pool's numbers of queries and documents (None where the table does not say)."""
+
+    protocol: str | None
+    datasets: tuple[str, ...]
+    queries: int | None
+    documents: int | None
+
+    def describe(self) -> str:
+        size = "" if self.queries is None else f": {self.queries:,} queries, {self.documents or 0:,} documents"
+        return f"protocol {self.protocol or '?'}, datasets {', '.join(self.datasets) or '?'}{size}"
+
+    def matches(self, bench: Benchmark) -> bool:
+        """``bench`` (loaded with this protocol and these datasets) is the data the sweep ran on: the
+        same numbers of queries and documents. Query ids name a query only within its data folder,
+        so Curves links a flipped query to Compare only then."""
+        return (
+            self.queries is not None
+            and set(self.datasets) == set(bench.datasets)
+            and (self.queries, self.documents) == (len(bench.queries), len(bench.documents))
+        )
+
+
+def sweep_data(results: pd.DataFrame) -> SweepData:
+    """:class:`SweepData` from a sweep's results (its ``ALL`` rows; one value each, else unknown)."""
+    rows = results[results["dataset"] == "ALL"] if (results["dataset"] == "ALL").any() else results
+
+    def one(column: str) -> object:
+        values = rows[column].dropna().unique().tolist() if column in rows.columns else []
+        return values[0] if len(values) == 1 else None
+
+    named = one("datasets")
+    datasets = tuple(str(named).split(",")) if named else tuple(dataset_order(results["dataset"].tolist())[1:])
+    queries, documents = one("n_queries"), one("n_documents")
+    return SweepData(
+        None if one("protocol") is None else str(one("protocol")),
+        tuple(d for d in datasets if d != "ALL"),
+        None if queries is None else int(queries),  # type: ignore[call-overload]
+        None if documents is None else int(documents),  # type: ignore[call-overload]
+    )
 
 
 def significance_view(sig: pd.DataFrame, choices: Mapping[str, object], variants: Sequence[str]) -> pd.DataFrame:

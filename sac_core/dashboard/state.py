@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.data import DATA_ENV, available_datasets, resolve_data_dir, write_demo_corpus
+from ..engine.data import DATA_ENV, available_datasets, confined, resolve_data_dir, write_demo_corpus
 from ..engine.data import PROTOCOLS as PROTOCOLS
 from ..engine.data import Benchmark as Benchmark
 from ..engine.data import BenchmarkError as BenchmarkError
@@ -52,7 +52,12 @@ class DataSource:
 
     @property
     def has_summary_file(self) -> bool:
-        return (self.data_dir / "summaries" / "llm.jsonl").is_file()
+        """``summaries/llm.jsonl`` is there and may be read (inside ``$SAC_DATA_ROOT`` when set)."""
+        path = self.data_dir / "summaries" / "llm.jsonl"
+        try:
+            return confined(path).is_file()
+        except BenchmarkError:
+            return False
 
     @property
     def default_protocol(self) -> str:

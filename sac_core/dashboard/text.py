@@ -17,12 +17,19 @@ Markdown applies again. So:
   subset, use :func:`svg_text`; never put untrusted text into a ``hovertemplate``;
 - plain-text elements (``st.dataframe``, ``st.code``, ``st.text``, option lists) need nothing.
 
+Both also break what GitHub-flavoured Markdown turns into a link by itself (``http://…``,
+``www.…``, ``name@host.tld``; Streamlit opens such links in a new tab): it finds them in the text
+*after* escapes and character references are decoded, so neither helps. A WORD JOINER (U+2060,
+invisible, no line break) goes between ``:`` and ``//``, between ``www`` and ``.`` and after
+``@``; the text looks the same and no autolink pattern matches it.
+
 Error messages keep the file name exactly as it is: ``md(str(error))``.
 """
 
 from __future__ import annotations
 
 import html
+import re
 import string
 
 # HTML's own five, Markdown's punctuation, "$" (Streamlit reads LaTeX between dollars) and ":" (emoji
@@ -34,15 +41,24 @@ _CONTROL = {i: f"\\x{i:02x}" for i in (*range(0x20), *range(0x7F, 0xA0))}  # C0,
 _CONTROL.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
 
 
+WORD_JOINER = "\u2060"  # zero width, no line break: splits an autolink pattern without a visible trace
+_AUTOLINK_SPLITS = re.compile(r"(?<=:)(?=//)|(?i:(?<=www)(?=\.))|(?<=@)")
+
+
+def unlink(text: str) -> str:
+    """``text`` with a WORD JOINER wherever GFM would start an autolink (``://``, ``www.``, ``@``)."""
+    return _AUTOLINK_SPLITS.sub(WORD_JOINER, text)
+
+
 def esc(text: object) -> str:
     """``text`` for the inside of an HTML element: escaped for HTML and Markdown, lines as ``<br>``."""
     raw = str(text).replace("\r\n", "\n").replace("\r", "\n")
-    return raw.translate(_HTML_SAFE)
+    return unlink(raw).translate(_HTML_SAFE)
 
 
 def esc_attr(text: object) -> str:
     """``text`` for an HTML attribute value (in double quotes): escaped, line breaks as spaces."""
-    return esc(str(text).replace("\r", " ").replace("\n", " "))
+    return str(text).replace("\r", " ").replace("\n", " ").translate(_HTML_SAFE)  # no text node: no autolink
 
 
 def svg_text(text: object) -> str:
@@ -56,9 +72,9 @@ def md(text: object) -> str:
 
     Backslash before every ASCII punctuation character (CommonMark allows exactly these), control
     characters as visible escapes (``\\n``), leading spaces as references (four would start a code
-    block); the result is one line.
+    block), no autolink (:func:`unlink`); the result is one line.
     """
-    raw = str(text)
+    raw = unlink(str(text))
     body = raw.strip()
     lead = raw[: len(raw) - len(raw.lstrip())]
     trail = raw[len(lead) + len(body) :]

@@ -8,6 +8,8 @@ time to the first ranked chunks when several browsers open Compare at once.
 - Concurrent first results: one real server (``streamlit run``), one headless Chromium with N
   isolated contexts (N independent sessions), all opening Compare at the same moment; per session
   the time from navigation to the first ranked chunk on screen.
+- A room of lawyers (:func:`room_session`): a scripted session of Compare, Tune, Review and Curves
+  for some minutes, then the server log's lines and stack traces counted.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import browser
 
@@ -190,3 +193,99 @@ def tune_stops(env: Mapping[str, str], moves: int = 6, timeout_ms: float = 60_00
                     page.wait_for_timeout(20)
                 server_ms.append(read_timing_log(log, "Tune")[-1])
     return Timings.of(seconds), Timings.of([ms / 1000 for ms in server_ms])
+
+
+# --------------------------------------------------------------------------- a room of lawyers
+
+
+@dataclass(frozen=True)
+class RoomLog:
+    """What a scripted session left in the server's log: its lines and stack traces (a page never
+    shows one; the log should not either, and stay short enough to read)."""
+
+    minutes: float
+    rounds: int  # passes through Compare, Tune, Review and Curves
+    lines: int
+    traces: int  # "Traceback" lines
+    text: str  # the log itself
+
+    def __str__(self) -> str:
+        return (f"{self.minutes:.1f} minutes, {self.rounds} rounds of Compare, Tune, Review and Curves: "
+                f"{self.lines} log lines, {self.traces} stack traces")  # fmt: skip
+
+
+def _room_round(page: Any, url: str, n: int, timeout_ms: float) -> None:
+    """One pass as a reviewer would: a query and a typed question on Compare, a slider on Tune, a
+    label by key and a note on Review (the session made through the page the first time), and a
+    sweep on Curves with a flipped query opened on Compare when the data allows it."""
+    page.goto(url)
+    page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
+    browser.settle(page)
+    box = page.get_by_label("… or type your own question", exact=False)
+    box.fill(f"Which law governs the agreement? ({n})")
+    box.press("Enter")
+    browser.settle(page)
+    box.fill("")
+    box.press("Enter")
+    browser.settle(page)
+
+    page.goto(f"{url}/tune")
+    page.wait_for_selector("text=Chunk size (characters)", timeout=timeout_ms)
+    browser.settle(page)
+    thumb = page.get_by_role("slider", name="Chunk size (characters)")
+    for key in ("ArrowLeft", "ArrowLeft", "ArrowRight", "ArrowRight"):  # 500 → 450 → 400 → 450 → 500
+        thumb.press(key)
+        browser.settle(page)
+
+    page.goto(f"{url}/review")
+    name = page.get_by_label("Your name", exact=False)
+    name.fill("room")
+    name.press("Enter")
+    browser.settle(page)
+    if n == 0:
+        page.get_by_role("radio", name="New session", exact=True).click()
+        browser.settle(page)
+        page.get_by_label("Session name", exact=False).fill(f"room {time.time_ns()}")
+        page.keyboard.press("Tab")
+        browser.settle(page)
+        page.get_by_role("button", name="Create the session").click()
+    page.wait_for_selector(".sac-hit", timeout=timeout_ms)
+    browser.settle(page)
+    page.locator("h1").first.click()
+    page.keyboard.press("1")
+    browser.settle(page)
+    note = page.get_by_placeholder("note (optional)").first
+    note.fill(f"checked in round {n}")
+    note.press("Tab")
+    browser.settle(page)
+    page.locator("h1").first.click()
+    page.keyboard.press("n")
+    browser.settle(page)
+
+    page.goto(f"{url}/curves")
+    page.wait_for_selector(".js-plotly-plot", timeout=timeout_ms)
+    browser.settle(page)
+    opener = page.get_by_role("button", name="Open in Compare")
+    if opener.count():
+        opener.click()
+        page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
+        browser.settle(page)
+
+
+def room_session(env: Mapping[str, str], minutes: float, log: Path, timeout_ms: float = 3_600_000) -> RoomLog:
+    """A scripted session of ``minutes`` on a fresh server (Compare, Tune, Review, Curves, again and
+    again, in one Chromium tab), then its log counted: issue 27's acceptance asks for no stack
+    trace and fewer than 50 lines in 10 minutes. ``env`` as for :func:`browser.serve` (a review
+    database of its own is added unless given)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"SAC_REVIEW_DB": f"sqlite:///{Path(tmp) / 'review.sqlite'}", **env}
+        t0 = time.monotonic()
+        rounds = 0
+        with browser.session(env, log) as (server, page):
+            while rounds == 0 or time.monotonic() - t0 < minutes * 60:
+                _room_round(page, server.url, rounds, timeout_ms)
+                rounds += 1
+        text = log.read_text(encoding="utf-8", errors="replace")
+        lines = text.splitlines()
+        return RoomLog((time.monotonic() - t0) / 60, rounds, len(lines),
+                       sum("Traceback (most recent call last)" in line for line in lines), text)  # fmt: skip

@@ -17,6 +17,7 @@ give identical metrics there for every query and k.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,7 +35,10 @@ from ..experiments.methods import BASELINE, SAC_METHOD
 from ..experiments.significance import LOWER_IS_BETTER
 from ..experiments.sweep import CELLS, bench_digest, cached_cell, cell_id, open_cell_cache
 from .builds import BuildJob
+from .builds import index_saved as index_saved  # re-exported for the page
 from .curves import METRIC_LABELS, PALETTE
+
+log = logging.getLogger(__name__)
 
 CHUNK_SIZES: tuple[int, ...] = tuple(range(100, 1501, 50))  # slider stops, characters
 WEIGHTS: tuple[float, ...] = tuple(round(w / 20, 2) for w in range(21))  # 0, 0.05, …, 1
@@ -76,7 +80,11 @@ def read_published(folders: Iterable[Path]) -> dict[str, pd.DataFrame]:
         path = Path(folder) / "per_query.csv.gz"
         if not path.is_file():
             continue
-        table = pd.read_csv(path, usecols=["cell", "query_id", "dataset", "k", *METRICS])
+        try:
+            table = pd.read_csv(path, usecols=["cell", "query_id", "dataset", "k", *METRICS])
+        except (OSError, ValueError, EOFError) as e:  # one bad folder must not take Tune down: skipped, said once
+            log.warning("%s: not a per-query results table, skipped (%s)", path, str(e).splitlines()[0][:200])
+            continue
         for cid, rows in table.groupby("cell", sort=False):
             out.setdefault(str(cid), rows.drop(columns="cell").reset_index(drop=True))
     return out
@@ -169,6 +177,14 @@ def cell_jobs(missing: Mapping[str, RunConfig], data_dir: Path, cache_dir: Path)
         BuildJob("cell", Path(data_dir), Path(cache_dir), cfg, f"{name}, chunk {cfg.chunk_size}")
         for name, cfg in missing.items()
     ]
+
+
+def shown_datasets(saved: Sequence[str] | None, offered: Sequence[str]) -> list[str]:
+    """The datasets whose queries Tune shows: the saved choice while it fits the benchmark, else
+    all of them (a new data folder or dataset choice in the sidebar must not empty the filter)."""
+    if saved is None or not set(saved) <= set(offered):
+        return list(offered)
+    return list(saved)
 
 
 def estimated_chunks(bench: Benchmark, chunk_size: int) -> int:

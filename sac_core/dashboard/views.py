@@ -154,25 +154,27 @@ def summary_box_html(summary: str) -> str:
 
 @dataclass(frozen=True)
 class SummaryRow:
-    """A document involved in a query: is it gold, which indexes retrieved it, each index's summary."""
+    """A document involved in a query: is it gold (None: unknown, a free-text question), which
+    indexes retrieved it, each index's summary."""
 
     file_path: str
-    gold: bool
+    gold: bool | None
     retrieved_by: tuple[str, ...]
     summaries: tuple[tuple[str, str | None], ...]  # (index name, summary or None = no summary)
 
 
 def summary_rows(
-    gold_files: Sequence[str] | frozenset[str],
+    gold_files: Sequence[str] | frozenset[str] | None,
     hits: Mapping[str, Sequence[Hit]],
     summaries: Mapping[str, Mapping[str, str]],
     limit: int = 12,
 ) -> list[SummaryRow]:
     """Gold documents first, then the others in order of first retrieval (``hits``: index → ranked hits).
 
+    ``gold_files`` None: a free-text question, whose gold is unknown (no ✓/✗ on any row).
     ``summaries``: index name → file path → summary; an index absent there (the baseline) is left out.
     """
-    order: list[str] = sorted(gold_files)
+    order: list[str] = sorted(gold_files or ())
     for ranked in hits.values():
         for h in ranked:
             if h.chunk.file_path not in order:
@@ -180,7 +182,8 @@ def summary_rows(
     rows = []
     for fp in order[:limit]:
         by = tuple(name for name, ranked in hits.items() if any(h.chunk.file_path == fp for h in ranked))
-        rows.append(SummaryRow(fp, fp in gold_files, by, tuple((n, s.get(fp)) for n, s in summaries.items())))
+        gold = None if gold_files is None else fp in gold_files
+        rows.append(SummaryRow(fp, gold, by, tuple((n, s.get(fp)) for n, s in summaries.items())))
     return rows
 
 
@@ -192,7 +195,13 @@ def summary_table(rows: Sequence[SummaryRow]) -> str:
     head = "".join(f"<th>{esc(n)}</th>" for n in names)
     body = []
     for r in rows:
-        mark = '<span class="sac-badge ok">✓ gold</span>' if r.gold else '<span class="sac-badge bad">✗ not gold</span>'
+        mark = (
+            '<span class="sac-badge free">document</span>'
+            if r.gold is None
+            else '<span class="sac-badge ok">✓ gold</span>'
+            if r.gold
+            else '<span class="sac-badge bad">✗ not gold</span>'
+        )
         by = f"<br><small>retrieved by: {esc(', '.join(r.retrieved_by)) or '—'}</small>"
         cells = "".join(f"<td>{esc(s) if s is not None else '—'}</td>" for _, s in r.summaries)
         body.append(f"<tr><td>{mark}<code>{esc(r.file_path)}</code>{by}</td>{cells}</tr>")

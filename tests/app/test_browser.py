@@ -23,6 +23,7 @@ from sac_core.dashboard.browser import CHROMIUM, screenshot, settle
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
 from sac_core.dashboard.review.db import Label
 from sac_core.dashboard.state import ensure_demo_corpus
+from sac_core.dashboard.text import WORD_JOINER
 from sac_core.engine.data import available_datasets
 
 BUILD_TIMEOUT = 240_000  # ms: the first build embeds the demo corpus on a busy 2-core machine
@@ -145,6 +146,12 @@ HOSTILE_DATASET = "[x](javascript:window.__pwned=1)"
 HOSTILE_SWEEP = "<img src=x onerror=window.__pwned=1>"
 
 
+def _text(shown: str) -> str:
+    """Page text as a reader sees it: without the invisible word joiners that keep URLs from
+    becoming links (``sac_core.dashboard.text.unlink``)."""
+    return shown.replace(WORD_JOINER, "")
+
+
 class Watch:
     """Everything a page could do that an injection would: requests, dialogs, a global set by a script."""
 
@@ -177,7 +184,7 @@ def test_the_injection_link_from_the_issue_stays_text(server: str) -> None:
         page.wait_for_selector(".sac-hit.sac-free", timeout=BUILD_TIMEOUT)
         settle(page)
         watch.assert_clean("Compare, issue URL")
-        shown = page.locator(".sac-context").first.inner_text()
+        shown = _text(page.locator(".sac-context").first.inner_text())
         assert "![t](http://127.0.0.1:9/track.png)" in shown and "# Injected heading" in shown
 
 
@@ -240,18 +247,17 @@ def test_hostile_names_documents_queries_and_summaries_stay_text_on_every_page(
         page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)
         settle(page)
         watch.assert_clean("Compare")
-        main = page.locator('[data-testid="stMain"]').inner_text()
+        main = _text(page.locator('[data-testid="stMain"]').inner_text())
         assert HOSTILE_DATASET in main and "# Injected heading" in main  # shown, as text
-        assert "[y](https://example.com/phish)" in "\n".join(page.locator("table.sac-table").all_inner_texts())
+        assert "[y](https://example.com/phish)" in _text("\n".join(page.locator("table.sac-table").all_inner_texts()))
 
         page.goto(f"{running.url}/documents")
         page.wait_for_selector(".sac-doc", timeout=60_000)
         settle(page)
         watch.assert_clean("Documents")
-        assert "![i](http://127.0.0.1:9/track.png)" in page.locator(".sac-context").first.inner_text()
+        assert "![i](http://127.0.0.1:9/track.png)" in _text(page.locator(".sac-context").first.inner_text())
 
-        page.goto(f"{running.url}/tune")
-        page.get_by_role("button", name="Build this setting in the background").click()
+        page.goto(f"{running.url}/tune")  # Compare built chunk 500 above: Tune evaluates it unasked
         page.wait_for_selector("text=At k = 8", timeout=BUILD_TIMEOUT)
         settle(page)
         watch.assert_clean("Tune")

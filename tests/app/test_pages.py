@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import html
 import json
+import logging
 import os
 import re
+import shutil
 import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from streamlit.testing.v1 import AppTest
 
 from sac_core.dashboard import compare, state
+from sac_core.dashboard import review as rv
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
+from sac_core.dashboard.review.db import Label, ReviewChunk, ReviewItem
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets, ingest_folder, load_benchmark
 from sac_core.experiments import Workspace
@@ -133,6 +138,8 @@ def test_compare_query_selection_and_free_text(env):
     assert "sac-free" in html and 'mark class="gold"' not in html and "✗ wrong document" not in html
     assert len(at.metric) == 0  # free text has no gold, so no metrics
     assert at.query_params["text"] == "Which law governs the Kestrel Aerospace agreement?"
+    summaries = next(m.value for m in at.main.markdown if '<table class="sac-table">' in m.value)
+    assert "not gold" not in summaries and "✓ gold" not in summaries  # nor in the summaries table
 
 
 def test_compare_shows_the_summaries_and_their_prompts(env):
@@ -550,3 +557,187 @@ def test_a_short_blind_review_session_and_its_resume(env, tmp_path, monkeypatch)
     again.segmented_control(key="rv_mode").set_value("Results").run()
     assert not again.exception and len(again.dataframe) == 2
     assert [d.label for d in again.get("download_button")] == ["Export 3 rows (CSV)", "Export 3 rows (JSONL)"]
+
+
+def _demo_workspace(cache: Path) -> tuple[Workspace, tuple]:
+    demo = ensure_demo_corpus(cache)
+    datasets = available_datasets(demo)
+    settings = state.Settings(state.resolve_data_source("", cache), cache, "full", datasets, "file", 150)
+    bench = load_benchmark(demo, datasets, "full")
+    cols = compare.compare_columns(settings.base_config())
+    return Workspace.open(bench, cols, demo, cache), cols
+
+
+def _stored_labels(url: str) -> dict[int, tuple[str | None, str]]:
+    db = rv.ReviewDB(url)
+    with db.session() as s:
+        return {r.chunk_id: (r.label, r.note) for r in s.scalars(select(Label))}
+
+
+def test_review_opens_a_session_of_this_data_folder_never_another_folders(env, tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'review.sqlite'}"
+    monkeypatch.setenv("SAC_REVIEW_DB", url)
+    ws, cols = _demo_workspace(env)
+    db = rv.ReviewDB(url)
+    queries = rv.sample_queries(ws.bench, ws.bench.datasets, 2, 1)
+    rv.create_session(db, "on the demo", "a", "demo · full", ws, cols, queries, 2, 5, {}, folder=_demo_folder(env))
+    rv.create_session(db, "on LegalBench-RAG", "a", "legalbench-rag · lbr-mini · cuad", ws, cols, queries, 2, 5, {},
+                      folder=tmp_path / "legalbench-rag")  # fmt: skip
+    old = rv.create_session(db, "before folders", "a", "somewhere", ws, cols, queries, 2, 5, {})
+    with db.session() as s:  # a session of schema 1 whose documents are not in this folder
+        for chunk in s.scalars(select(ReviewChunk).join(ReviewItem).where(ReviewItem.session_id == old)):
+            chunk.file_path = f"cuad/gone-{chunk.id}.txt"
+    at = _review()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="rv_session").value == "on the demo"
+    assert any(o.endswith("(made on another data folder)") for o in at.selectbox(key="rv_session").options)
+    assert _cards(at) > 0
+    at.selectbox(key="rv_session").set_value("on LegalBench-RAG").run()
+    assert not at.exception and _cards(at) == 0
+    assert any("made on another data folder (legalbench-rag · lbr-mini · cuad)" in _unmd(w.value) for w in at.warning)
+    at.segmented_control(key="rv_mode").set_value("Results").run()  # its results can be read from here
+    assert not at.exception and len(at.dataframe) == 2
+    at.segmented_control(key="rv_mode").set_value("Review").run()
+    at.selectbox(key="rv_session").set_value("before folders").run()
+    assert not at.exception and _cards(at) == 0
+    (error,) = [_unmd(e.value) for e in at.error]
+    assert error.startswith("This session's documents cannot be read in the current data folder: ")
+    assert "gone-" in error and "Traceback" not in error
+
+
+def _demo_folder(cache: Path) -> Path:
+    return ensure_demo_corpus(cache)
+
+
+def _open_review_session(env: Path, tmp_path: Path, monkeypatch) -> tuple[AppTest, str]:
+    url = f"sqlite:///{tmp_path / 'review.sqlite'}"
+    monkeypatch.setenv("SAC_REVIEW_DB", url)
+    ws, cols = _demo_workspace(env)
+    queries = rv.sample_queries(ws.bench, ws.bench.datasets, 3, 1)
+    rv.create_session(rv.ReviewDB(url), "notes", "a", "demo", ws, cols, queries, 3, 5, {}, folder=_demo_folder(env))
+    return _review(), url
+
+
+def _chunk_of(key: str) -> int:
+    return int(key.split("::")[1])
+
+
+def test_review_keeps_every_note_with_or_without_a_label(env, tmp_path, monkeypatch):
+    at, url = _open_review_session(env, tmp_path, monkeypatch)
+    notes = [w for w in at.text_input if w.key.startswith("rv_note::")]
+    first = notes[0]
+    first.input("a note before any label").run()
+    assert not at.exception
+    assert _stored_labels(url)[_chunk_of(first.key)] == (None, "a note before any label")
+    again = _review()  # a reload: the note is there
+    assert again.text_input(key=first.key).value == "a note before any label"
+
+    # a note typed on the outlined chunk, then key 1: the label is stored with the note, not an empty one
+    assert _chunk_of(first.key) == _chunk_of(notes[0].key)
+    again.text_input(key=first.key).input("typed, then labelled with key 1").run()
+    next(b for b in again.button if b.key == "rv_key::0").click().run()
+    assert not again.exception
+    assert _stored_labels(url)[_chunk_of(first.key)] == ("relevant", "typed, then labelled with key 1")
+    assert again.text_input(key=first.key).value == "typed, then labelled with key 1"
+    assert _review().text_input(key=first.key).value == "typed, then labelled with key 1"
+
+
+def test_review_gives_no_hint_which_columns_share_a_chunk(env, tmp_path, monkeypatch):
+    at, url = _open_review_session(env, tmp_path, monkeypatch)
+    for _ in range(3):  # every query of the session
+        assert "same chunk" not in _shown_text(at).lower()
+        labels = [w for w in at.segmented_control if w.key.startswith("rv_label::")]
+        assert len(labels) == _cards(at)  # every card can be labelled where it is
+        keys = [w.key for w in labels]
+        shared = [k for k in keys if sum(_chunk_of(o) == _chunk_of(k) for o in keys) > 1]
+        if shared:
+            break
+        next(b for b in at.button if b.key == "rv_skip").click().run()
+    assert shared, "no query of the sample has a chunk two methods retrieved"
+    one, other = shared[0], next(k for k in shared[1:] if _chunk_of(k) == _chunk_of(shared[0]))
+    at.segmented_control(key=other).set_value("partly").run()  # labelled in its later column
+    assert not at.exception
+    assert at.segmented_control(key=one).value == at.segmented_control(key=other).value == "partly"
+    assert _stored_labels(url)[_chunk_of(one)][0] == "partly"  # one label for the chunk
+    at.text_input(key=one.replace("rv_label", "rv_note")).input("shared note").run()
+    assert at.text_input(key=other.replace("rv_label", "rv_note")).value == "shared note"
+
+
+# --------------------------------------------------------------------------- unexpected errors
+
+
+def test_an_unexpected_error_shows_a_reference_and_logs_the_traceback(env, monkeypatch, caplog):
+    def broken(text: str) -> list:
+        raise RuntimeError("failure inside /srv/secret/path")
+
+    monkeypatch.setattr("sac_core.dashboard.documents.entity_rows", broken)
+    caplog.set_level(logging.ERROR, logger="sac_core.dashboard")
+    at = _app("app_pages/documents.py")  # no exception reaches Streamlit
+    (error,) = [e.value for e in at.error]
+    ref = re.search(r"reference ([0-9a-f]{8})", error).group(1)
+    assert "Documents page" in error and "/srv/secret" not in error and "Traceback" not in error
+    (record,) = [r for r in caplog.records if ref in r.getMessage()]
+    assert record.exc_info and "failure inside /srv/secret/path" in caplog.text  # the details: in the log only
+    assert any("Documents: chunks" in t.value for t in at.title)  # the page drew what it could
+
+
+def test_tune_evaluates_at_once_a_setting_whose_indexes_compare_built(env, monkeypatch, tmp_path):
+    cache = tmp_path / "cache"
+    shutil.copytree(env / "indexes", cache / "indexes")  # Compare's three indexes at chunk 500, nothing evaluated
+    monkeypatch.setenv("SAC_CACHE_DIR", str(cache))
+    monkeypatch.setenv("SAC_RESULTS_DIR", str(tmp_path / "no-results"))
+    at = _app("app_pages/tune.py")
+    assert not any("not computed yet" in w.value for w in at.warning)
+    assert any("its indexes are built" in _unmd(i.value) for i in at.info)
+    assert not [b for b in at.button if b.label == "Build this setting in the background"]  # nothing to ask for
+    assert sorted(s["state"] for s in _wait_for_builds(cache)) == ["done", "done"]
+    at.run()
+    assert not at.exception and "At k = 8" in [s.value for s in at.subheader]
+    assert any("computed here" in c.value for c in at.caption)
+
+
+def test_tune_keeps_its_query_filter_when_the_data_folder_changes(env, tmp_path):
+    text = "Alpha agreement.\n\nGoverning law: Delaware."
+    tests = [
+        {"query": "Which law?", "snippets": [{"file_path": "mine/a.txt", "span": [18, len(text)], "answer": text[18:]}]}
+    ]
+    other = _write_benchmark(tmp_path / "other", "mine", {"a.txt": text}, tests)
+    at = _app("app_pages/tune.py")
+    assert at.multiselect(key="tune_datasets").value == ["demo_nda", "demo_privacy"]
+    at.text_input(key="sac_data_dir").input(str(other)).run()
+    assert not at.exception
+    assert at.multiselect(key="tune_datasets").value == ["mine"]
+    assert not any("Choose at least one dataset" in w.value for w in at.warning)
+    at.text_input(key="sac_data_dir").input("").run()  # back to the demo
+    assert at.multiselect(key="tune_datasets").value == ["demo_nda", "demo_privacy"]
+
+
+# --------------------------------------------------------------------------- Curves: links back to the data
+
+
+def test_curves_opens_a_flipped_query_in_compare_in_the_same_session(env):
+    at = _app("app_pages/curves.py")
+    flips = at.dataframe[-1].value
+    assert "open" not in flips.columns  # no link column: it opened a new tab on the server's default data
+    pick = at.selectbox(key="curves_open_pick")
+    pick.set_value(1).run()
+    query_id, dataset = flips["query_id"].iloc[1], flips["dataset"].iloc[1]
+    next(b for b in at.button if b.key == "curves_open").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=f"cmp_query::{dataset}").value == query_id  # this query, not the default one
+    assert at.query_params["q"] == query_id and at.query_params["k"] == "8"
+    assert _cards(at) == 3 * 8
+
+
+def test_curves_links_no_query_of_a_sweep_made_on_other_data_and_prints_no_none(env, tmp_path, monkeypatch):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "lbr-mini-grid").symlink_to(Path(APP).parent / "results" / "lbr-mini-grid")
+    monkeypatch.setenv("SAC_RESULTS_DIR", str(tmp_path / "results"))
+    at = _app("app_pages/curves.py")  # on the demo corpus
+    assert not at.exception
+    assert not [b for b in at.button if b.key == "curves_open"]
+    (caption,) = [_unmd(c.value) for c in at.caption if "needs the data this sweep ran on" in c.value]
+    assert "protocol lbr-mini, datasets contractnli, cuad, maud, privacy_qa: 776 queries, 72 documents" in caption
+    for frame in at.dataframe:  # the paper's rows included: a gap is a dash, never "None"
+        values = frame.value.astype(str).to_numpy().ravel().tolist()
+        assert "None" not in values and "nan" not in values, frame.value.head()

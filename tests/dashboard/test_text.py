@@ -17,12 +17,30 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from sac_core.dashboard import views
-from sac_core.dashboard.text import esc, esc_attr, md, svg_text
+from sac_core.dashboard.text import WORD_JOINER, esc, esc_attr, md, svg_text
 from sac_core.engine.chunking import Chunk
 from sac_core.engine.data import Span
 from sac_core.engine.retrieval import Hit
 
 MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+# GitHub-flavoured Markdown's autolink literals (mdast-util-gfm-autolink-literal, which Streamlit's
+# remark-gfm runs on the decoded text of every text node): a URL, a www. host or an e-mail address.
+GFM_AUTOLINKS = (
+    re.compile(r"(https?://|www(?=\.))([-.\w]+)([^ \t\r\n]*)", re.IGNORECASE),
+    re.compile(r"([-.\w+]+)@([-\w]+(?:\.[-\w]+)+)"),
+    re.compile(r"(mailto|xmpp):[-.\w+]+@[-\w]", re.IGNORECASE),
+)
+LINKS = [
+    "http://evil.example/x",
+    "HTTPS://Evil.Example",
+    "see www.evil.com now",
+    "WwW.evil.com",
+    "wwww.evil.com",
+    "mail boss@evil.com",
+    "mailto:boss@evil.com",
+    "/srv/data/http://x/www.y",
+    "a@b.c@d.e",
+]
 ATTACKS = [
     "governing law\n\n![t](http://127.0.0.1:9/track.png)\n\n[y](https://example.com/phish)\n\n# Injected heading",
     "[x](javascript:alert(1))",
@@ -57,7 +75,13 @@ class _Tags(HTMLParser):
 
     @property
     def shown(self) -> str:
-        """The text a reader sees (without the line break the renderer adds after each block)."""
+        """The text a reader sees (without the line break the renderer adds after each block, and
+        without the invisible word joiners that keep GFM from autolinking)."""
+        return self.raw.replace(WORD_JOINER, "")
+
+    @property
+    def raw(self) -> str:
+        """The decoded text nodes as the browser (and GFM's autolink finder) gets them."""
         return "".join(self.text).removesuffix("\n")
 
 
@@ -88,6 +112,22 @@ def test_hand_made_attacks_stay_text_as_markdown(attack: str) -> None:
     assert out.shown == _visible(attack)
 
 
+def _autolinks(text: str) -> list[str]:
+    return [m.group(0) for pattern in GFM_AUTOLINKS for m in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize("text", LINKS)
+def test_urls_hosts_and_addresses_never_become_links(text: str) -> None:
+    """GFM links these in the decoded text, whatever escapes the Markdown source used; the rule
+    breaks the pattern with an invisible word joiner, so the text reads the same and links nowhere."""
+    assert _autolinks(text), text  # the check would see a link here
+    for rendered in (md(text), f'<div class="x">{esc(text)}</div>'):
+        out = parsed(rendered)
+        assert "a" not in out.tags
+        assert not _autolinks(out.raw), (text, out.raw)
+        assert out.shown == text
+
+
 def _visible(text: str) -> str:
     """``text`` as md() shows it: control characters as escapes, the rest unchanged."""
     names = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -115,6 +155,17 @@ def test_md_shows_the_text_exactly_and_nothing_else(text: str) -> None:
         return
     assert out.tags == ["p"], (text, out.tags)
     assert out.shown == _visible(text), text
+    assert not _autolinks(out.raw), text
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(["http", "s", "://", "www", "WWW", ".", "@", "a", "-", "mailto:", " ", "/"]), max_size=12)
+)
+def test_no_autolink_survives_either_rule(parts: list[str]) -> None:
+    text = "".join(parts)
+    for rendered in (md(text), f'<div class="x">{esc(text)}</div>'):
+        assert not _autolinks(parsed(rendered).raw), text
 
 
 @settings(max_examples=500, deadline=None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import math
 
 import pandas as pd
@@ -120,3 +121,12 @@ def test_marks_and_the_figure():
     assert tune.instant_caption((300,), set()) == "⚡ instant: none at the other sliders' values"
     fig = tune.curves_figure(pd.concat([_results({"Baseline": {"drm": 0.5}}, k=k) for k in (1, 4)]))
     assert len(fig.data) == 3  # one line per metric panel for one index
+
+
+def test_a_folder_with_a_bad_per_query_table_is_skipped_not_fatal(tmp_path, caplog):
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "per_query.csv.gz").write_bytes(gzip.compress(b"cell,query_id\nx,q\n"))
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "per_query.csv.gz").write_bytes(b"not gzip at all")
+    assert tune.read_published([tmp_path / "bad", tmp_path / "broken"]) == {}
+    assert "per_query.csv.gz: not a per-query results table, skipped" in caplog.text

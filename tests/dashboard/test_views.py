@@ -120,6 +120,15 @@ def test_summary_rows_put_gold_documents_first_then_retrieval_order():
     assert len(views.summary_rows(frozenset(), hits, {}, limit=2)) == 2
 
 
+def test_a_free_text_question_marks_no_document_gold_or_not():
+    hits = {"SAC": [_hit(path="g.txt"), _hit(path="c.txt")]}
+    rows = views.summary_rows(None, hits, {"SAC": {"g.txt": "G sum"}})
+    assert [r.gold for r in rows] == [None, None]
+    html = views.summary_table(rows)
+    assert "not gold" not in html and "✓" not in html and "✗" not in html
+    assert html.count('<span class="sac-badge free">document</span>') == 2
+
+
 def test_summary_table_escapes_summaries_and_paths():
     rows = [
         views.SummaryRow("<x>.txt", True, ("SAC",), (("SAC", "<script>bad()</script>"),)),

@@ -6,11 +6,15 @@ Tables: ``review_sessions`` (what is reviewed: queries, methods, k, the blind-or
 chunk some method retrieved for an item, once, with each method's rank), ``review_labels`` (one
 per chunk and reviewer) and ``review_preferences`` (one per item and reviewer); who and when on
 every judgement. A judgement is committed the moment it is given (an upsert on its natural key),
-so a reload, a server restart or several reviewers at once lose nothing and duplicate nothing.
+so a reload, a server restart or several reviewers at once lose nothing and duplicate nothing. A
+label row may hold a note and no label yet (``label`` NULL): a note is never lost for want of one.
+A session records the data folder it was made on (``folder``, its resolved path), so a page on
+another folder does not open it.
 
 Every statement goes through SQLAlchemy with bound parameters: no SQL is built from strings. The
-schema has a version (``review_meta``); a database of another version is refused with a clear
-error rather than misread. URLs are shown with the password hidden, and error messages are
+schema has a version (``review_meta``): a version-1 database (before ``folder`` and notes without a
+label) is upgraded in place when opened; any other version is refused with a clear error rather
+than misread. URLs are shown with the password hidden, and error messages are
 scrubbed of it.
 """
 
@@ -34,13 +38,15 @@ from sqlalchemy import (
     create_engine,
     event,
     select,
+    text,
+    update,
 )
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 DB_ENV = "SAC_REVIEW_DB"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 LABELS: tuple[str, ...] = ("relevant", "partly", "right_document", "wrong_document", "cant_tell")
 LABEL_NAMES = {
     "relevant": "relevant",
@@ -77,6 +83,7 @@ class ReviewSession(Base):
     created_by: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     data: Mapped[str] = mapped_column(Text)  # what the queries come from: data folder name, protocol, datasets
+    folder: Mapped[str | None] = mapped_column(Text, nullable=True)  # the data folder's resolved path (None: v1)
     methods: Mapped[list] = mapped_column(JSON)  # [{"name": ..., "config": {...}}], 2 to 5
     k: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(Integer)  # the blind column orders follow from it
@@ -118,7 +125,7 @@ class Label(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chunk_id: Mapped[int] = mapped_column(ForeignKey("review_chunks.id", ondelete="CASCADE"))
     reviewer: Mapped[str] = mapped_column(String(200))
-    label: Mapped[str] = mapped_column(String(32))
+    label: Mapped[str | None] = mapped_column(String(32), nullable=True)  # None: a note, no label yet
     note: Mapped[str] = mapped_column(Text, default="")
     gold_shown: Mapped[bool] = mapped_column(default=False)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
@@ -186,12 +193,16 @@ class ReviewDB:
                 version = db.get(Meta, "schema_version")
                 if version is None:
                     db.add(Meta(key="schema_version", value=SCHEMA_VERSION))
-                elif version.value != SCHEMA_VERSION:
-                    raise ReviewError(
-                        f"the review database {safe_url(self.url)} has schema version {version.value}; this "
-                        f"sac-dashboard reads version {SCHEMA_VERSION}. Export its labels with the version that "
-                        "wrote them (sac review export) and import them into a new database."
-                    )
+                    return
+                old = version.value
+            if old == "1":
+                _upgrade_from_1(self.engine)
+            elif old != SCHEMA_VERSION:
+                raise ReviewError(
+                    f"the review database {safe_url(self.url)} has schema version {old}; this "
+                    f"sac-dashboard reads version {SCHEMA_VERSION}. Export its labels with the version that "
+                    "wrote them (sac review export) and import them into a new database."
+                )
         except OperationalError as e:
             raise ReviewError(f"cannot open the review database {safe_url(self.url)}: "
                               f"{scrub(str(e.orig), self.url)}") from None  # fmt: skip
@@ -218,6 +229,25 @@ class ReviewDB:
 
     def __repr__(self) -> str:
         return f"ReviewDB({safe_url(self.url)})"
+
+
+def _upgrade_from_1(engine: Engine) -> None:
+    """Version 1 → 2 in one transaction: sessions get ``folder`` (unknown for old ones) and a label
+    may be NULL (a note alone). SQLite cannot drop NOT NULL, so it copies the labels into a new table."""
+    with engine.begin() as conn:
+        meta = conn.execute(select(Meta.value).where(Meta.key == "schema_version").with_for_update()).scalar()
+        if meta != "1":  # another server upgraded it meanwhile
+            return
+        conn.execute(text("ALTER TABLE review_sessions ADD COLUMN folder TEXT"))
+        if engine.dialect.name == "sqlite":
+            columns = "id, chunk_id, reviewer, label, note, gold_shown, at"
+            conn.execute(text("ALTER TABLE review_labels RENAME TO review_labels_v1"))
+            Label.__table__.create(conn)  # type: ignore[attr-defined]
+            conn.execute(text(f"INSERT INTO review_labels ({columns}) SELECT {columns} FROM review_labels_v1"))
+            conn.execute(text("DROP TABLE review_labels_v1"))
+        else:
+            conn.execute(text("ALTER TABLE review_labels ALTER COLUMN label DROP NOT NULL"))
+        conn.execute(update(Meta).where(Meta.key == "schema_version").values(value=SCHEMA_VERSION))
 
 
 def _sqlite_pragmas(connection: object, _record: object) -> None:

@@ -23,7 +23,8 @@ RELEVANT = ("relevant", "partly")
 
 
 def label_table(db: ReviewDB, session_id: int) -> pd.DataFrame:
-    """One row per label: item, chunk (span, gold characters, ranks by method), reviewer, label."""
+    """One row per label: item, chunk (span, gold characters, ranks by method), reviewer, label
+    (None for a note given without a label yet)."""
     with db.session() as s:
         rows = s.execute(
             select(ReviewItem.position, ReviewItem.query_id, ReviewItem.query_text, ReviewChunk.id,
@@ -54,6 +55,7 @@ def preference_table(db: ReviewDB, session_id: int) -> pd.DataFrame:
 def by_method(labels: pd.DataFrame, methods: list[str]) -> pd.DataFrame:
     """Per method: labelled chunks, share judged relevant or partly, gold precision of the same
     chunks, and relevant-but-not-gold count (a chunk counts for every method that retrieved it)."""
+    labels = labels[labels["label"].notna()] if len(labels) else labels  # notes without a label judge nothing
     rows = []
     for method in methods:
         mine = labels[[method in r for r in labels["ranks"]]] if len(labels) else labels
@@ -86,6 +88,7 @@ def win_rates(preferences: pd.DataFrame, methods: list[str], alpha: float = 0.05
 
 def agreement(labels: pd.DataFrame) -> dict[str, float | int | str]:
     """Cohen's kappa (two reviewers) or Fleiss' kappa (three or more) over the chunks all of them labelled."""
+    labels = labels[labels["label"].notna()] if len(labels) else labels
     reviewers = sorted(labels["reviewer"].unique()) if len(labels) else []
     if len(reviewers) < 2:
         return {"reviewers": len(reviewers), "chunks": 0, "kappa": float("nan"), "statistic": "—"}

@@ -2,12 +2,18 @@
 
 For each query the methods' columns are shown as A, B, C … in an order shuffled per query from the
 session's seed (``random.Random(f"{seed}:{query_id}")``: reproducible, and different from query to
-query). A chunk retrieved by several methods is stored once and labelled once. Which method a
-letter stands for is revealed only after the reviewer has stated a preference for that query.
+query). A chunk retrieved by several methods is stored once and labelled once; the page shows it
+(and its label) in every column that retrieved it, never saying which other column has it too.
+Which method a letter stands for is revealed only after the reviewer has stated a preference for
+that query.
+
+A session belongs to the data folder it was made on (:func:`folder_key`); :func:`session_choice`
+puts the current folder's sessions first and says which belong elsewhere.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +58,34 @@ def flipped_sample(
     return random.Random(seed).sample(flipped, min(size, len(flipped)))
 
 
+def folder_key(data_dir: Path) -> str:
+    """What identifies a data folder in a session: its resolved path (links and ``..`` followed)."""
+    return os.path.realpath(data_dir)
+
+
+@dataclass(frozen=True)
+class SessionChoice:
+    """The sessions as the page offers them: this folder's newest first, then those of unknown
+    folders (made before sessions recorded one), then other folders'; ``index`` of the default:
+    this folder's newest, else the newest of an unknown folder (it may be this one: opened, it
+    says so if its documents are not here), else None (never another folder's)."""
+
+    names: tuple[str, ...]
+    index: int | None
+    elsewhere: frozenset[str]  # made on another data folder: not opened here
+    unknown: frozenset[str]  # made before sessions recorded their folder
+
+
+def session_choice(sessions: Sequence[ReviewSession], data_dir: Path) -> SessionChoice:
+    here = folder_key(data_dir)
+    newest = sorted(sessions, key=lambda x: x.created_at, reverse=True)
+    mine = [x.name for x in newest if x.folder == here]
+    unknown = [x.name for x in newest if x.folder is None]
+    other = [x.name for x in newest if x.folder is not None and x.folder != here]
+    default = 0 if mine or unknown else None
+    return SessionChoice(tuple(mine + unknown + other), default, frozenset(other), frozenset(unknown))
+
+
 def _gold_chars(query: Query, file_path: str, start: int, end: int) -> int:
     return sum(max(0, min(end, g.end) - max(start, g.start)) for g in query.gold if g.file_path == file_path)
 
@@ -67,8 +101,11 @@ def create_session(
     k: int,
     seed: int,
     sample: Mapping[str, object],
+    *,
+    folder: Path | None = None,
 ) -> int:
-    """Retrieve the top ``k`` of every method for every query and store the session; its id."""
+    """Retrieve the top ``k`` of every method for every query and store the session; its id.
+    ``folder``: the data folder the queries come from (recorded as :func:`folder_key`)."""
     names = [m.name for m in methods]
     if not 2 <= len(names) <= len(LETTERS) or len(set(names)) != len(names):
         raise SessionError("choose 2 to 5 different methods to review")
@@ -81,6 +118,7 @@ def create_session(
             raise SessionError(f"a session named {name!r} exists already: open it to resume")
         session = ReviewSession(
             name=name, created_by=reviewer, data=data, k=k, seed=seed, sample=dict(sample),
+            folder=None if folder is None else folder_key(folder),
             methods=[{"name": m.name, "config": m.config.columns()} for m in methods],
         )  # fmt: skip
         s.add(session)
@@ -125,12 +163,24 @@ def _upsert(db: ReviewDB, table: type, values: dict, keys: tuple[str, ...], upda
         s.execute(statement)
 
 
-def set_label(db: ReviewDB, chunk_id: int, reviewer: str, label: str, note: str = "", gold_shown: bool = False) -> None:
-    if label not in LABELS:
+def set_label(
+    db: ReviewDB, chunk_id: int, reviewer: str, label: str | None, note: str | None = None, gold_shown: bool = False
+) -> None:
+    """Store a reviewer's label of a chunk (None: no label, e.g. one taken back); ``note`` None
+    keeps the note already stored, so a label given by a key press never clears a typed note."""
+    if label is not None and label not in LABELS:
         raise SessionError(f"unknown label {label!r}; choose one of {', '.join(LABELS)}")
-    values = {"chunk_id": chunk_id, "reviewer": reviewer, "label": label, "note": note, "gold_shown": gold_shown,
+    values = {"chunk_id": chunk_id, "reviewer": reviewer, "label": label, "note": note or "", "gold_shown": gold_shown,
               "at": now()}  # fmt: skip
-    _upsert(db, Label, values, ("chunk_id", "reviewer"), ("label", "note", "gold_shown", "at"))
+    update = ("label", "gold_shown", "at") if note is None else ("label", "note", "gold_shown", "at")
+    _upsert(db, Label, values, ("chunk_id", "reviewer"), update)
+
+
+def set_note(db: ReviewDB, chunk_id: int, reviewer: str, note: str) -> None:
+    """Store a reviewer's note on a chunk, labelled or not (the label stays as it is)."""
+    values = {"chunk_id": chunk_id, "reviewer": reviewer, "label": None, "note": note, "gold_shown": False,
+              "at": now()}  # fmt: skip
+    _upsert(db, Label, values, ("chunk_id", "reviewer"), ("note", "at"))
 
 
 def set_preference(db: ReviewDB, item_id: int, reviewer: str, choice: str, gold_shown: bool = False) -> None:
@@ -153,7 +203,7 @@ class ChunkView:
     start: int
     end: int
     rank: int
-    first: str | None  # "B#2" when this chunk is shown (and labelled) first in another column
+    first: str | None  # "B#2" when this chunk is shown first in another column (never shown: blind)
 
 
 @dataclass(frozen=True)
@@ -167,7 +217,7 @@ class ItemView:
     query_text: str
     gold: tuple[tuple[str, int, int], ...]
     columns: tuple[tuple[str, tuple[ChunkView, ...]], ...]  # (letter, chunks in rank order)
-    labels: Mapping[int, tuple[str, str]]  # chunk id → (label, note) of this reviewer
+    labels: Mapping[int, tuple[str | None, str]]  # chunk id → (label or None, note) of this reviewer
     preference: str | None  # the letter (or "tie") this reviewer preferred, None before
     methods: Mapping[str, str] | None  # letter → method name: only once a preference is given
 
@@ -180,9 +230,20 @@ class ItemView:
         """Every chunk once, in the order shown (column A first)."""
         return [c for _, chunks in self.columns for c in chunks if c.first is None]
 
+    def label(self, chunk_id: int) -> str | None:
+        return self.labels.get(chunk_id, (None, ""))[0]
+
+    def note(self, chunk_id: int) -> str:
+        return self.labels.get(chunk_id, (None, ""))[1]
+
+    @property
+    def unlabelled(self) -> ChunkView | None:
+        """The first chunk (column A first) without a label: the one keys 1–5 label."""
+        return next((c for c in self.chunks if self.label(c.chunk_id) is None), None)
+
     @property
     def done(self) -> bool:
-        return self.preference is not None and all(c.chunk_id in self.labels for c in self.chunks)
+        return self.preference is not None and self.unlabelled is None
 
 
 def item_view(db: ReviewDB, session_id: int, position: int, reviewer: str) -> ItemView:
@@ -230,7 +291,8 @@ def progress(db: ReviewDB, session_id: int, reviewer: str) -> Progress:
         chunk_rows = s.execute(select(ReviewChunk.id, ReviewChunk.item_id)
                                .where(ReviewChunk.item_id.in_([i.id for i in items]))).all()  # fmt: skip
         labelled = set(s.scalars(select(Label.chunk_id).where(
-            Label.chunk_id.in_([c.id for c in chunk_rows]), Label.reviewer == reviewer)))  # fmt: skip
+            Label.chunk_id.in_([c.id for c in chunk_rows]), Label.reviewer == reviewer,
+            Label.label.is_not(None))))  # fmt: skip
         preferred = set(s.scalars(select(Preference.item_id).where(
             Preference.item_id.in_([i.id for i in items]), Preference.reviewer == reviewer)))  # fmt: skip
     by_item: dict[int, list[int]] = {}
@@ -260,5 +322,5 @@ def session_by_name(db: ReviewDB, name: str) -> ReviewSession:
 
 @lru_cache(maxsize=256)
 def document_text(data_dir: Path, file_path: str) -> str:
-    """The text of a reviewed document (read once per server)."""
+    """The text of a reviewed document (read once per server; confined like every data read)."""
     return read_document(Path(data_dir), file_path).text

@@ -29,7 +29,8 @@ def rows(db: ReviewDB, name: str) -> Iterator[dict]:
     for r in label_table(db, session.id).itertuples(index=False):
         yield {"kind": "label", "session": name, "position": int(r.position), "query_id": r.query_id,
                "query": r.query, "methods": dict(r.ranks), "file_path": r.file_path, "start": int(r.start),
-               "end": int(r.end), "gold_chars": int(r.gold_chars), "reviewer": r.reviewer, "label": r.label,
+               "end": int(r.end), "gold_chars": int(r.gold_chars), "reviewer": r.reviewer,
+               "label": r.label if isinstance(r.label, str) else None,
                "choice": None, "note": r.note, "gold_shown": bool(r.gold_shown), "at": r.at.isoformat()}  # fmt: skip
     for r in preference_table(db, session.id).itertuples(index=False):
         yield {"kind": "preference", "session": name, "position": int(r.position), "query_id": r.query_id,
@@ -88,7 +89,8 @@ def import_jsonl(db: ReviewDB, path: Path) -> dict[str, int]:
                         raise SessionError(f"no chunk {row['file_path']} [{row['start']}, {row['end']}) there")
                     chunk_id = chunk.id
             if row["kind"] == "label" and chunk_id is not None:
-                set_label(db, chunk_id, row["reviewer"], row["label"], row.get("note") or "", bool(row["gold_shown"]))
+                set_label(db, chunk_id, row["reviewer"], row.get("label"), row.get("note") or "",
+                          bool(row["gold_shown"]))  # fmt: skip
                 counts["labels"] += 1
             elif row["kind"] == "preference":
                 set_preference(db, item.id, row["reviewer"], row["choice"], bool(row["gold_shown"]))

@@ -4,7 +4,7 @@ from .benchmark import available_datasets, load_benchmark, parse_datasets, read_
 from .demo import write_demo_corpus
 from .heldout import write_heldout
 from .ingest import ExtractionError, IngestReport, extract, ingest_folder
-from .paths import CACHE_ENV, DATA_ENV, DATA_ROOT_ENV, data_roots, default_cache_dir, resolve_data_dir
+from .paths import CACHE_ENV, DATA_ENV, DATA_ROOT_ENV, confined, data_roots, default_cache_dir, resolve_data_dir
 from .protocols import PROTOCOLS, QUERIES_PER_DATASET, select
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
 
@@ -23,6 +23,7 @@ __all__ = [
     "Query",
     "Span",
     "available_datasets",
+    "confined",
     "data_roots",
     "default_cache_dir",
     "extract",

@@ -7,7 +7,8 @@ Layout (``--data`` / ``SAC_DATA_DIR``)::
 
 Spans are ``[start, end)`` in Python ``str`` characters of the document text. Every problem
 found while loading raises :class:`BenchmarkError` naming the file (and the query), never a
-bare traceback and never a silent skip.
+bare traceback and never a silent skip. Every file and folder read goes through
+:func:`~.paths.confined` (a server's ``$SAC_DATA_ROOT``).
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from .paths import confined
 from .protocols import select
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
 
 
 def available_datasets(data_dir: Path) -> tuple[str, ...]:
     """Datasets with a benchmark file, known ones first in their usual order."""
-    names = sorted(p.stem for p in (data_dir / "benchmarks").glob("*.json"))
+    names = sorted(p.stem for p in confined(data_dir / "benchmarks").glob("*.json"))
     return tuple([d for d in DATASETS if d in names] + [d for d in names if d not in DATASETS])
 
 
@@ -45,7 +47,7 @@ def _parse_benchmark(data_dir: Path, dataset: str) -> tuple[list[Query], list[li
     """Queries of one benchmark file and, per query, the 'answer' strings of its snippets."""
     path = data_dir / "benchmarks" / f"{dataset}.json"
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = json.loads(confined(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BenchmarkError(f"{path}: benchmark file not found") from None
     except UnicodeDecodeError as e:
@@ -99,7 +101,7 @@ def _inside_corpus(file_path: str) -> bool:
 def read_document(data_dir: Path, file_path: str) -> Document:
     path = data_dir / "corpus" / file_path
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = confined(path).read_bytes().decode("utf-8")
     except FileNotFoundError:
         raise BenchmarkError(f"{path}: document not found") from None
     except UnicodeDecodeError as e:
@@ -147,7 +149,7 @@ def load_benchmark(
         _check_spans(data_dir, q, answers[q.query_id], docs)
     if protocol == "corpus":
         for ds in names:
-            for path in sorted((data_dir / "corpus" / ds).rglob("*.txt")):
+            for path in sorted(confined(data_dir / "corpus" / ds).rglob("*.txt")):
                 file_path = path.relative_to(data_dir / "corpus").as_posix()
                 if file_path not in docs:
                     docs[file_path] = read_document(data_dir, file_path)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .benchmark import load_benchmark, parse_datasets
+from .paths import confined
 from .types import BenchmarkError
 
 
@@ -40,7 +41,7 @@ def write_heldout(
     (out_dir / "corpus").mkdir(exist_ok=True)
     kept: dict[str, tuple[int, int]] = {}
     for ds in names:
-        tests = json.loads((data_dir / "benchmarks" / f"{ds}.json").read_text(encoding="utf-8"))["tests"]
+        tests = json.loads(confined(data_dir / "benchmarks" / f"{ds}.json").read_text(encoding="utf-8"))["tests"]
         unseen = [t for t in tests if not {s["file_path"] for s in t["snippets"]} & used]
         documents = sorted({s["file_path"] for t in unseen for s in t["snippets"]})
         chosen = set(random.Random(f"{seed}:{ds}").sample(documents, min(max_docs, len(documents))))

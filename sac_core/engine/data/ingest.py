@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
+from .paths import confined
 from .types import BenchmarkError
 
 MANIFESTS = "ingest"  # folder of the data directory: one manifest per ingested dataset
@@ -184,7 +185,7 @@ def read_manifest(out: Path, name: str) -> dict[str, Ingested]:
     if not path.is_file():
         return {}
     try:
-        rows = json.loads(path.read_text(encoding="utf-8"))["files"]
+        rows = json.loads(confined(path).read_text(encoding="utf-8"))["files"]
         return {row["source"]: Ingested(**row) for row in rows}
     except (ValueError, KeyError, TypeError) as e:
         raise BenchmarkError(f"{path}: not an ingest manifest ({e})") from None

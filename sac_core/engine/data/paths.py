@@ -3,7 +3,12 @@ folders a shared server may read (``$SAC_DATA_ROOT``).
 
 Every way a data directory can be unusable (missing, a file, a broken link, no permission, a path
 too long or with a NUL character, outside the allowed roots) is one :class:`BenchmarkError` whose
-message names the path exactly as it was given.
+message names the path exactly as it was given, and never the roots themselves.
+
+Confinement covers what is read, not only the folder a user typed: every file and folder read
+under a root (documents, benchmark JSON, the summaries file, the corpus listing, ingest manifests)
+goes through :func:`confined`, which resolves it (symbolic links and ``..``) and refuses it when it
+lies outside every root.
 """
 
 from __future__ import annotations
@@ -30,6 +35,38 @@ def data_roots(value: str | None = None) -> tuple[Path, ...]:
     (``:``), each resolved (links and ``..``). Empty: no confinement."""
     raw = os.environ.get(DATA_ROOT_ENV, "") if value is None else value
     return tuple(Path(os.path.realpath(Path(p).expanduser())) for p in raw.split(os.pathsep) if p.strip())
+
+
+OUTSIDE = "outside the folders this server may read"
+
+
+def _inside(real: str, roots: Sequence[Path]) -> bool:
+    return any(real == str(root) or Path(real).is_relative_to(root) for root in roots)
+
+
+def confined(path: str | os.PathLike[str], *, roots: Sequence[Path] | None = None) -> Path:
+    """``path`` once it may be read: when reads are confined (``roots``, default ``$SAC_DATA_ROOT``)
+    and ``path`` lies under a root (a folder on its way resolves inside one), what it resolves to
+    (symbolic links and ``..`` followed) must lie inside a root too.
+
+    Raises :class:`BenchmarkError` naming ``path`` as given (never the roots). A path under no root
+    (the demo corpus in the cache, a command-line run on other data) is returned unchecked: nobody
+    chose it through the confined field.
+    """
+    allowed = data_roots() if roots is None else tuple(roots)
+    given = Path(path)
+    if not allowed:
+        return given
+    try:
+        if _inside(os.path.realpath(given), allowed):
+            return given
+        full = given if given.is_absolute() else Path.cwd() / given
+        under = any(_inside(os.path.realpath(folder), allowed) for folder in full.parents)
+    except (OSError, ValueError):  # a NUL character, a link loop: not readable either way
+        raise BenchmarkError(f"{path}: not a readable path") from None
+    if under:
+        raise BenchmarkError(f"{path}: {OUTSIDE}")
+    return given
 
 
 def _stat_problem(path: Path) -> str | None:
@@ -61,11 +98,8 @@ def resolve_data_dir(data: str | os.PathLike[str] | None, roots: Sequence[Path] 
         raise BenchmarkError(f"no data directory: pass --data DIR or set {DATA_ENV}")
     path = Path(raw).expanduser()
     problem = _stat_problem(path)
-    if problem is None and roots:
-        real = Path(os.path.realpath(path))
-        if not any(real == root or real.is_relative_to(root) for root in roots):
-            allowed = ", ".join(str(r) for r in roots)
-            problem = f"outside the folders this server may read ({DATA_ROOT_ENV}: {allowed})"
+    if problem is None and roots and not _inside(os.path.realpath(path), roots):
+        problem = OUTSIDE  # the roots are the server's business: not named to the user
     if problem is None:
         benchmarks = path / "benchmarks"
         inner = _stat_problem(benchmarks)
@@ -73,6 +107,8 @@ def resolve_data_dir(data: str | os.PathLike[str] | None, roots: Sequence[Path] 
             problem = "not a LegalBench-RAG directory (no benchmarks/ folder)"
         elif inner is not None:
             problem = f"benchmarks/: {inner}"
+        elif roots and not _inside(os.path.realpath(benchmarks), roots):
+            problem = f"benchmarks/: {OUTSIDE}"
     if problem is not None:
         raise BenchmarkError(f"{raw}: {problem}")
     return path

@@ -36,7 +36,9 @@ class SummaryConfig:
     concurrency: int = 4  # parallel API requests
     max_retries_api: int = 5  # retries on 429 / 5xx / timeout / connection errors
     retry_base_delay: float = 1.0  # seconds; doubled per retry
-    timeout: float = 60.0  # seconds per request
+    timeout: float = 60.0  # seconds to wait for an answer
+    connect_timeout: float = 5.0  # seconds to open a connection (no network: fail fast)
+    deadline: float = 60.0  # seconds for one document's requests and retry waits together
     summary_file: Path | None = None  # JSONL for provider "file"
     price_input_per_m: float = 0.15  # gpt-4o-mini list price, USD per 1M input tokens
     price_output_per_m: float = 0.60  # USD per 1M output tokens
@@ -56,8 +58,9 @@ class SummaryConfig:
         for name in ("retry_base_delay", "price_input_per_m", "price_output_per_m"):
             if not isinstance(getattr(self, name), (int, float)) or getattr(self, name) < 0:
                 raise SummaryError(f"summary setting '{name}' must be a number >= 0, got {getattr(self, name)!r}")
-        if not isinstance(self.timeout, (int, float)) or self.timeout <= 0:
-            raise SummaryError(f"summary setting 'timeout' must be > 0 seconds, got {self.timeout!r}")
+        for name in ("timeout", "connect_timeout", "deadline"):
+            if not isinstance(getattr(self, name), (int, float)) or getattr(self, name) <= 0:
+                raise SummaryError(f"summary setting '{name}' must be > 0 seconds, got {getattr(self, name)!r}")
         if not self.model:
             raise SummaryError("summary setting 'model' is empty")
 

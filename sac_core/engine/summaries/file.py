@@ -4,7 +4,8 @@
 
 (the format of ``legalbench-rag/summaries/llm.jsonl``). Lines for other prompts or lengths are
 ignored; a malformed line is an error naming the file and line number. Imported summaries are
-used as they are (no length control, no cache).
+used as they are (no length control, no cache). A server confined to ``$SAC_DATA_ROOT`` reads the
+file only when it resolves inside a root.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..data import BenchmarkError, confined
 from .errors import SummaryError
 from .prompts import Prompt
 from .provider import SummaryResult
@@ -25,7 +27,9 @@ def read_summary_file(path: Path, prompt: str, chars: int) -> dict[str, str]:
     """``file_path → summary`` for one (prompt, target length) from a JSONL file."""
     out: dict[str, str] = {}
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = confined(path).read_text(encoding="utf-8").splitlines()
+    except BenchmarkError as e:  # outside the folders a server may read ($SAC_DATA_ROOT)
+        raise SummaryError(str(e)) from None
     except FileNotFoundError:
         raise SummaryError(f"{path}: summary file not found") from None
     except IsADirectoryError:

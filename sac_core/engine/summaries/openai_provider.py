@@ -6,6 +6,11 @@ the SAC authors' code (see :mod:`.length`). Requests failing with 429, 5xx, a ti
 connection are retried with exponential backoff (``base_delay * 2**n`` seconds, or the server's
 ``Retry-After`` when longer, at most 60 s); other API errors stop the run with a clear message.
 
+Nothing waits without end: a connection must open within ``connect_timeout`` seconds, an answer
+arrive within ``timeout``, and a document's requests and waits together end by ``deadline``
+seconds. Once one document gives up, the provider stops: the others end at their next request or
+wait instead of retrying a server that is gone. Each retry logs one line (never the key).
+
 The API key is used to build the client and nowhere else: it is not an attribute of this class,
 not logged, not cached, and removed from any error text.
 """
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
 from typing import Any
 
@@ -48,6 +54,8 @@ class OpenAIProvider:
         max_api_retries: int = 5,
         base_delay: float = 1.0,
         timeout: float = 60.0,
+        connect_timeout: float = 5.0,
+        deadline: float = 60.0,
     ) -> None:
         self.model = model
         self.temperature = temperature
@@ -56,7 +64,14 @@ class OpenAIProvider:
         self.max_input_tokens = max_input_tokens
         self.max_api_retries = max_api_retries
         self.base_delay = base_delay
-        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        self.timeout = timeout
+        self.connect_timeout = connect_timeout
+        self.deadline = deadline
+        self._stopped = threading.Event()  # set when a document gave up: the server is unusable
+        self._why = ""
+        self._client = openai.OpenAI(
+            api_key=api_key, base_url=base_url, max_retries=0, timeout=openai.Timeout(timeout, connect=connect_timeout)
+        )
 
     def __repr__(self) -> str:
         return f"OpenAIProvider(model={self.model!r}, base_url={str(self._client.base_url)!r})"
@@ -89,23 +104,33 @@ class OpenAIProvider:
     def _chat(
         self, file_path: str, messages: list[dict[str, str]], temperature: float, max_tokens: int
     ) -> tuple[str, int, int]:
-        """One completion: (answer, input tokens, output tokens), retrying transient failures."""
+        """One completion: (answer, input tokens, output tokens), retrying transient failures until
+        ``max_api_retries`` retries or ``deadline`` seconds have passed, whichever comes first."""
+        t0 = time.monotonic()
+        ends = t0 + self.deadline
         for attempt in range(self.max_api_retries + 1):
+            if self._stopped.is_set():
+                raise SummaryError(f"{file_path}: not requested: {self._why}")
+            left = max(0.1, ends - time.monotonic())
             try:
                 response = self._client.chat.completions.create(
                     model=self.model,
                     messages=messages,  # type: ignore[arg-type]
                     temperature=temperature,
                     max_tokens=max_tokens,
+                    timeout=openai.Timeout(min(self.timeout, left), connect=min(self.connect_timeout, left)),
                 )
             except _RETRYABLE as e:
-                if attempt == self.max_api_retries:
-                    raise SummaryError(
-                        f"{file_path}: {self._describe(e)}; gave up after {attempt + 1} requests"
-                    ) from None
                 delay = self._delay(attempt, e)
-                log.warning("%s: %s; retrying in %.2f s", file_path, self._describe(e), delay)
-                time.sleep(delay)
+                if attempt == self.max_api_retries or time.monotonic() + delay >= ends:
+                    spent = time.monotonic() - t0
+                    why = f"{self._describe(e)}; gave up after {attempt + 1} requests in {spent:.0f} s"
+                    self._stop(why)
+                    raise SummaryError(f"{file_path}: {why}") from None
+                log.warning("%s: %s; retry %d of %d in %.1f s", file_path, self._describe(e), attempt + 1,
+                            self.max_api_retries, delay)  # fmt: skip
+                if self._stopped.wait(delay):
+                    raise SummaryError(f"{file_path}: not requested: {self._why}") from None
                 continue
             except openai.APIStatusError as e:
                 raise SummaryError(f"{file_path}: {self._describe(e)}") from None
@@ -119,6 +144,11 @@ class OpenAIProvider:
             tokens_out = int(getattr(usage, "completion_tokens", 0) or 0)
             return answer, tokens_in, tokens_out
         raise AssertionError("unreachable")
+
+    def _stop(self, why: str) -> None:
+        if not self._stopped.is_set():
+            self._why = why
+            self._stopped.set()
 
     def _delay(self, attempt: int, error: Exception) -> float:
         delay = self.base_delay * 2**attempt

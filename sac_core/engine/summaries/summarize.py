@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import queue
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tqdm import tqdm
 
@@ -24,6 +25,9 @@ from .prompts import Prompt, load_prompt
 from .provider import Provider
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 API_KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
@@ -93,6 +97,8 @@ def make_provider(config: SummaryConfig, api_key: str | None = None) -> Provider
         max_api_retries=config.max_retries_api,
         base_delay=config.retry_base_delay,
         timeout=config.timeout,
+        connect_timeout=config.connect_timeout,
+        deadline=config.deadline,
     )
 
 
@@ -138,27 +144,74 @@ def summarize_documents(
             cache.put(key, value)  # at once: a crash later loses nothing
             return file_path, value
 
-        workers = config.concurrency if config.provider == "openai" else 1
         label = f"summaries ({provider.name}, {prompt.id}, {config.chars} chars)"
         with tqdm(total=len(documents), initial=len(records), desc=label, unit="doc", disable=not progress) as bar:
-            if workers == 1:
-                for item in todo:
-                    file_path, value = work(*item)
-                    records[file_path] = _record(file_path, value, provider, prompt, config.chars, cached=False)
-                    bar.update()
+            done: Iterator[tuple[str, dict[str, Any]]]
+            if config.provider != "openai":  # offline: no network, nothing to wait for
+                done = (work(*item) for item in todo)
             else:
-                pool = ThreadPoolExecutor(max_workers=workers)
-                futures = [pool.submit(work, *item) for item in todo]
-                try:
-                    for future in as_completed(futures):
-                        file_path, value = future.result()
-                        records[file_path] = _record(file_path, value, provider, prompt, config.chars, cached=False)
-                        bar.update()
-                finally:
-                    pool.shutdown(wait=True, cancel_futures=True)
+                done = in_daemon_threads(lambda item: work(*item), todo, config.concurrency)
+            for file_path, value in done:
+                records[file_path] = _record(file_path, value, provider, prompt, config.chars, cached=False)
+                bar.update()
     if todo:
         log.info("summaries: %d new, %d from cache", len(todo), len(documents) - len(todo))
     return {file_path: records[file_path] for file_path in documents}
+
+
+def in_daemon_threads(fn: Callable[[T], R], items: Sequence[T], workers: int, poll: float = 0.2) -> Iterator[R]:
+    """``fn(item)`` for every item in ``workers`` daemon threads, results as they come. After an
+    error no item is started, the ones in flight are waited for (their results are ``fn``'s to
+    keep, e.g. in a cache), then the first error is raised.
+
+    Daemon threads and a polling wait, so that a server stopping never waits for a request in
+    flight: once the main thread has ended (the interpreter is shutting down) the wait ends with a
+    :class:`SummaryError` within ``poll`` seconds, and the threads die with the process.
+    """
+    todo: queue.SimpleQueue[T] = queue.SimpleQueue()
+    for item in items:
+        todo.put(item)
+    results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+    lock = threading.Lock()
+    state = {"started": 0, "failed": False}
+
+    def run() -> None:
+        while True:
+            with lock:  # taking an item and counting it is one step: the caller knows what is in flight
+                if state["failed"]:
+                    return
+                try:
+                    item = todo.get_nowait()
+                except queue.Empty:
+                    return
+                state["started"] += 1
+            try:
+                results.put((True, fn(item)))
+            except BaseException as e:  # handed to the caller, who raises it
+                with lock:
+                    state["failed"] = True
+                results.put((False, e))
+
+    for n in range(max(1, min(workers, len(items)))):
+        threading.Thread(target=run, name=f"summaries-{n}", daemon=True).start()
+    received, error = 0, None
+    while received < len(items):
+        with lock:
+            if error is not None and received == state["started"]:
+                break  # everything started has ended
+        try:
+            ok, value = results.get(timeout=poll)
+        except queue.Empty:
+            if not threading.main_thread().is_alive():
+                raise SummaryError("the server is stopping: summaries not finished") from None
+            continue
+        received += 1
+        if not ok and error is None:
+            error = value
+        elif ok and error is None:
+            yield value
+    if error is not None:
+        raise error
 
 
 def estimate_cost(documents: Mapping[str, str], config: SummaryConfig, cache_dir: Path | None = None) -> CostEstimate:

@@ -6,14 +6,17 @@ from __future__ import annotations
 import json
 import threading
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import MetaData, Table, UniqueConstraint, create_engine, func, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 
 from sac_core.dashboard import compare
 from sac_core.dashboard import review as rv
-from sac_core.dashboard.review.db import Label, Meta, Preference, ReviewChunk, ReviewItem
+from sac_core.dashboard.review.db import Base, Label, Meta, Preference, ReviewChunk, ReviewItem
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import RunConfig, Workspace
@@ -215,3 +218,92 @@ def test_the_cli_lists_reports_exports_and_imports(workspace, tmp_path, capsys):
     assert main(["review", "import", str(tmp_path / "x.jsonl"), "--db", url]) == 0
     assert "imported 1 labels" in capsys.readouterr().out
     assert main(["review", "report", "--session", "nope", "--db", url]) == 2  # a clear error, exit 2
+
+
+# --------------------------------------------------------------------------- notes, folders, old databases
+
+
+def test_a_note_without_a_label_is_stored_and_a_label_keeps_the_note(db_url, workspace):
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace)
+    first, second = rv.item_view(db, sid, 0, "bob").chunks[:2]
+    rv.set_note(db, first.chunk_id, "bob", "looks like the other NDA")
+    view = rv.item_view(db, sid, 0, "bob")
+    assert view.label(first.chunk_id) is None and view.note(first.chunk_id) == "looks like the other NDA"
+    assert view.unlabelled == first  # a note is not a label: keys 1–5 still go to this chunk
+    assert rv.progress(db, sid, "bob").labels == 0
+    rv.set_label(db, first.chunk_id, "bob", "wrong_document", gold_shown=True)  # a key press: no note given
+    rv.set_note(db, second.chunk_id, "bob", "")
+    rv.set_label(db, second.chunk_id, "bob", "relevant")
+    view = rv.item_view(db, sid, 0, "bob")
+    assert (view.label(first.chunk_id), view.note(first.chunk_id)) == ("wrong_document", "looks like the other NDA")
+    rv.set_label(db, first.chunk_id, "bob", None)  # taken back: the note stays
+    assert rv.item_view(db, sid, 0, "bob").labels[first.chunk_id] == (None, "looks like the other NDA")
+    labels = rv.label_table(db, sid)
+    assert len(labels) == 2 and labels["label"].isna().sum() == 1
+    assert rv.by_method(labels, [c.name for c in workspace.columns])["labels"].sum() >= 1  # the labelled one only
+    rows = [json.loads(line) for line in rv.export_bytes(db, "s1", "jsonl")[0].decode().splitlines()]
+    assert {(r["label"], r["note"]) for r in rows} == {(None, "looks like the other NDA"), ("relevant", "")}
+
+
+def test_sessions_belong_to_the_data_folder_they_were_made_on(db_url, workspace, demo_dir, tmp_path):
+    db = rv.ReviewDB(db_url)
+    queries = rv.sample_queries(workspace.bench, DEMO, 2, seed=1)
+    for name, folder in (("here, older", demo_dir), ("elsewhere", tmp_path / "lbr"), ("here", demo_dir)):
+        rv.create_session(db, name, "alice", "x", workspace, workspace.columns, queries, 2, 7, {}, folder=folder)
+        time.sleep(0.01)  # distinct creation times
+    rv.create_session(db, "elsewhere, newest", "alice", "x", workspace, workspace.columns, queries, 2, 7, {},
+                      folder=tmp_path / "other")  # fmt: skip
+    choice = rv.session_choice(db.sessions(), demo_dir)
+    assert choice.names[:2] == ("here", "here, older") and choice.index == 0  # this folder's newest by default
+    assert choice.elsewhere == {"elsewhere", "elsewhere, newest"} and not choice.unknown
+    assert rv.session_choice(db.sessions(), tmp_path / "lbr").names[0] == "elsewhere"
+    nothing = rv.session_choice(db.sessions(), tmp_path / "new-folder")
+    assert nothing.index is None and len(nothing.elsewhere) == 4  # none of its own: no default at all
+    link = tmp_path / "demo-link"
+    link.symlink_to(demo_dir, target_is_directory=True)
+    assert rv.session_choice(db.sessions(), link).index == 0  # the same folder by another path
+
+
+def _v1_schema(url: str) -> None:
+    """The tables as schema version 1 made them: no ``folder``, a label NOT NULL; one label in them."""
+    engine = create_engine(make_url(url))
+    v1 = MetaData()
+    for table in Base.metadata.sorted_tables:
+        columns = [c._copy() for c in table.columns if (table.name, c.name) != ("review_sessions", "folder")]
+        uniques = [UniqueConstraint(*c.columns.keys()) for c in table.constraints if isinstance(c, UniqueConstraint)]
+        Table(table.name, v1, *columns, *uniques)
+    v1.tables["review_labels"].c.label.nullable = False
+    v1.create_all(engine)
+    with engine.begin() as conn:
+        t = v1.tables
+        conn.execute(t["review_meta"].insert().values(key="schema_version", value="1"))
+        conn.execute(t["review_sessions"].insert().values(id=1, name="old", created_by="a", data="lbr · lbr-mini",
+                     methods=[{"name": "A"}, {"name": "B"}], k=2, seed=1, sample={}))  # fmt: skip
+        conn.execute(t["review_items"].insert().values(id=1, session_id=1, position=0, query_id="q", dataset="d",
+                     query_text="Which law?", gold=[], order=["A", "B"]))  # fmt: skip
+        conn.execute(t["review_chunks"].insert().values(id=1, item_id=1, file_path="d/a.txt", start=0, end=5,
+                     ranks={"A": 1}, gold_chars=0))  # fmt: skip
+        conn.execute(t["review_chunks"].insert().values(id=2, item_id=1, file_path="d/b.txt", start=0, end=5,
+                     ranks={"B": 1}, gold_chars=0))  # fmt: skip
+        conn.execute(t["review_labels"].insert().values(chunk_id=1, reviewer="alice", label="relevant", note="kept"))
+        with pytest.raises(IntegrityError), conn.begin_nested():  # what version 1 could not store
+            conn.execute(t["review_labels"].insert().values(chunk_id=2, reviewer="alice", label=None, note="n"))
+    engine.dispose()
+
+
+def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_labels(db_url):
+    _v1_schema(db_url)
+    db = rv.ReviewDB(db_url)
+    with db.session() as s:
+        assert s.get(Meta, "schema_version").value == "2"
+    (old,) = db.sessions()
+    assert old.folder is None and rv.session_choice([old], Path("/anywhere")).unknown == {"old"}
+    assert rv.session_choice([old], Path("/anywhere")).index == 0  # it may be this folder's: offered first
+    view = rv.item_view(db, old.id, 0, "alice")
+    assert view.labels == {1: ("relevant", "kept")}
+    rv.set_note(db, 2, "alice", "a note, no label")  # what version 2 adds
+    rv.set_label(db, 1, "alice", "partly")
+    assert rv.item_view(db, old.id, 0, "alice").labels == {1: ("partly", "kept"), 2: (None, "a note, no label")}
+    db.dispose()
+    assert rv.ReviewDB(db_url).sessions()[0].name == "old"  # opened again: nothing to upgrade

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -285,3 +288,100 @@ def test_cost_estimate_before_and_reported_tokens_after(serve, tmp_path: Path) -
     assert (spent.documents, spent.input_tokens, spent.output_tokens, spent.estimated) == (2, 2000, 20, False)
     assert spent.usd == pytest.approx((2000 * 0.15 + 20 * 0.60) / 1e6)
     assert estimate_cost(docs, config(server.url), cache_dir=tmp_path).documents == 0  # all cached now
+
+
+# --------------------------------------------------------------------------- no network: nothing hangs
+
+
+@pytest.fixture
+def silent_server() -> Iterator[tuple[str, list[socket.socket]]]:
+    """An OpenAI-compatible address that accepts connections and never answers (a hung gateway)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            accepted.append(conn)  # kept open, never answered
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1", accepted
+    listener.close()
+    for conn in accepted:
+        conn.close()
+
+
+def _closed_port() -> str:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/v1"  # nothing listens once the socket is closed
+
+
+def _ends(fn: Callable[[], object], limit: float = 120) -> BaseException | None:
+    """Run ``fn`` in a thread; its error (None if it returned). A safety net, not a speed target:
+    the test fails instead of hanging when ``fn`` does not end."""
+    out: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            fn()
+        except BaseException as e:
+            out.append(e)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(limit)
+    assert not thread.is_alive(), "the summaries never ended"
+    return out[0] if out else None
+
+
+def test_a_server_that_never_answers_ends_in_a_clear_error_and_stops_every_document(silent_server, tmp_path):
+    url, accepted = silent_server
+    docs = {f"d{i}.txt": f"Agreement {i}. " * 40 for i in range(12)}
+    cfg = config(url, timeout=0.3, connect_timeout=0.3, deadline=1.5, max_retries_api=5, concurrency=3)
+    error = _ends(lambda: summarize_documents(docs, cfg, tmp_path, api_key=API_KEY, progress=False))
+    assert isinstance(error, SummaryError), error
+    assert "timed out" in str(error) and "gave up after" in str(error) and API_KEY not in str(error)
+    # the documents after the first give-up are not requested: at most the three in flight kept going
+    assert len(accepted) <= 3 * (5 + 1) < len(docs) * (5 + 1)
+
+
+def test_a_closed_port_gives_up_after_bounded_retries_one_log_line_each(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    cfg = config(_closed_port(), connect_timeout=0.5, max_retries_api=2)
+    error = _ends(lambda: summarize_documents({"a.txt": DOC}, cfg, tmp_path, api_key=API_KEY, progress=False))
+    assert isinstance(error, SummaryError)
+    assert "a.txt: cannot connect to http://127.0.0.1:" in str(error) and "gave up after 3 requests" in str(error)
+    retries = [r for r in caplog.records if r.name.endswith("openai_provider") and r.levelno >= logging.WARNING]
+    assert len(retries) == 2  # one per retry …
+    for record in retries:  # … each one short line, with no traceback and no key
+        line = record.getMessage()
+        assert "\n" not in line and record.exc_info is None and API_KEY not in line and "retry" in line
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.exc_info]
+
+
+STOPPING = """
+import sys, threading, time
+from sac_core.engine.summaries import SummaryConfig, summarize_documents
+cfg = SummaryConfig(provider="openai", base_url=sys.argv[1], timeout=600, deadline=600, concurrency=2)
+def page():  # like Streamlit's script thread: not a daemon, blocked in the summaries
+    try:
+        summarize_documents({"a.txt": "x " * 50, "b.txt": "y " * 50}, cfg, sys.argv[2], api_key="k", progress=False)
+    except Exception as e:
+        print("ended:", e, flush=True)
+threading.Thread(target=page).start()
+time.sleep(2)
+print("main thread done", flush=True)
+"""
+
+
+def test_a_stopping_server_does_not_wait_for_a_request_in_flight(silent_server, tmp_path):
+    """The interpreter ends although the page's thread waits on a request that would take 600 s."""
+    url, accepted = silent_server
+    proc = subprocess.run([sys.executable, "-c", STOPPING, url, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "ended: the server is stopping" in proc.stdout and accepted
