@@ -34,7 +34,7 @@ query, asked, k = ui.pick_query(ws)
 st.query_params[compare.PARAM_COLUMNS] = ",".join(methods)  # the URL keeps the choice
 st.markdown(views.query_html(None if query is None else query.query_id, asked), unsafe_allow_html=True)
 
-results = ws.search(asked, int(k), query)
+results = ui.compare_results(s, ws, asked, int(k), query)
 baseline = compare.reference(results)
 for col, r in zip(st.columns(len(results)), results):
     with col:
@@ -89,8 +89,7 @@ if wrong:
         "Wrong-document hit", range(len(wrong)), key="cmp_why",
         format_func=lambda i: f"{wrong[i][0]} · #{wrong[i][1]} · {wrong[i][2].chunk.file_path}",
     )  # fmt: skip
-    name, rank, hit = wrong[choice]
-    why = compare.explain_wrong_hit(ws, name, rank, hit, query, asked)
+    why = ui.why_wrong(s, ws, wrong[choice], query, asked)
     st.markdown(views.wrong_hit_html(why), unsafe_allow_html=True)
 
 sac = compare.with_summaries(ws, results)

@@ -6,6 +6,7 @@ from .resources import (
     benchmark_of,
     build_manager,
     build_panel,
+    compare_results,
     confirm_openai,
     guarded,
     map_data,
@@ -16,6 +17,7 @@ from .resources import (
     require_datasets,
     timed,
     tune_lookup,
+    why_wrong,
     workspace,
 )
 from .review_ui import review_db, review_item, review_new_session, review_results
@@ -33,6 +35,7 @@ __all__ = [
     "benchmark_of",
     "build_manager",
     "build_panel",
+    "compare_results",
     "confirm_openai",
     "data_keys",
     "guarded",
@@ -53,5 +56,6 @@ __all__ = [
     "style",
     "timed",
     "tune_lookup",
+    "why_wrong",
     "workspace",
 ]

@@ -26,8 +26,10 @@ LOAD_ERRORS = (state.BenchmarkError, state.SummaryError, KeyError, OSError, Runt
 @st.cache_resource(show_spinner=False)
 def registry() -> shared.Registry:
     """Indexes and benchmarks shared by every session of this server: two of each kind (benchmark,
-    encoder, …), room for Compare's widest set of columns plus one, and two Map pages (two maps each)."""
-    return shared.Registry(size=2, sizes={"column": compare.MAX_COLUMNS + 1, "map": 4})
+    encoder, …), room for Compare's widest set of columns plus one, two Map pages (two maps each), and
+    the latest Compare answers and explanations (a room of people asking the same question computes
+    it once)."""
+    return shared.Registry(size=2, sizes={"column": compare.MAX_COLUMNS + 1, "map": 4, "results": 256, "why": 64})
 
 
 def require_datasets(s: state.Settings) -> None:
@@ -124,6 +126,26 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
     return (compare.Workspace(bench, ready, retrievers, summaries) if ready else None), pending
 
 
+def compare_results(
+    s: state.Settings, ws: compare.Workspace, text: str, k: int, query: compare.Query | None
+) -> list[compare.ColumnResult]:
+    """``ws.search`` once per (data, columns, question, k) for every session of the server."""
+    key = shared.resource_key("results", s.source.data_dir, compare.columns_key(ws), text, k, compare.query_key(query))
+    return registry().get(key, lambda: ws.search(text, k, query))
+
+
+def why_wrong(
+    s: state.Settings, ws: compare.Workspace, hit: tuple[str, int, compare.Hit], query: compare.Query, text: str
+) -> compare.WrongHit:
+    """:func:`compare.explain_wrong_hit` once per (data, columns, question, hit) for every session."""
+    name, rank, found = hit
+    chunk = (found.chunk.file_path, found.chunk.start, found.chunk.end)
+    key = shared.resource_key(
+        "why", s.source.data_dir, compare.columns_key(ws), text, query.query_id, name, rank, chunk
+    )
+    return registry().get(key, lambda: compare.explain_wrong_hit(ws, name, rank, found, query, text))
+
+
 def build_panel(s: state.Settings, jobs: Sequence[builds.BuildJob], key: str | None = None) -> None:
     """Ask for ``jobs`` in the background (joining builds already running) and show their progress,
     with Cancel; the page reruns when they have all ended. Nothing blocks: other pages stay usable."""
@@ -145,9 +167,12 @@ def build_panel(s: state.Settings, jobs: Sequence[builds.BuildJob], key: str | N
 def _progress(cache_dir: Path, keys: list[str], labels: list[str]) -> None:
     manager = build_manager(cache_dir)
     stopped = st.session_state.setdefault("sac_builds_stopped", set())
-    active = False
+    seen: dict[str, str] = st.session_state.setdefault("sac_builds_seen", {})  # key → state at the last look
+    active = finished = False
     for key, label in zip(keys, labels):
         status = manager.status(key) or builds.BuildStatus(key, label, "queued")
+        finished |= status.state == "done" and seen.get(key) in builds.ACTIVE
+        seen[key] = status.state
         row = st.columns([6, 1])
         if status.active:
             active = True
@@ -164,8 +189,8 @@ def _progress(cache_dir: Path, keys: list[str], labels: list[str]) -> None:
             if row[1].button("Build again", key=f"sac_retry::{key}"):
                 stopped.discard(key)
                 st.rerun(scope="app")
-    if not active and all(k not in stopped for k in keys):
-        st.rerun(scope="app")  # every build ended: draw the page with the new indexes
+    if finished or (not active and all(k not in stopped for k in keys)):
+        st.rerun(scope="app")  # a build ended: draw its column now, the others keep their progress here
 
 
 def tune_lookup(s: state.Settings) -> tune.Lookup:

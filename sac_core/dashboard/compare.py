@@ -82,6 +82,16 @@ def pending_cost(bench: Benchmark, columns: Sequence[Column], data_dir: Path, ca
     )
 
 
+def columns_key(ws: Workspace) -> tuple[tuple[str, RunConfig], ...]:
+    """What a workspace's columns are (names and configurations): part of a shared cache key."""
+    return tuple((c.name, c.config) for c in ws.columns)
+
+
+def query_key(query: Query | None) -> str | None:
+    """A benchmark query's id (None for free text): part of a shared cache key."""
+    return None if query is None else query.query_id
+
+
 def reference(results: Sequence[ColumnResult]) -> ColumnResult | None:
     """The column the others' metrics are compared with: the first one that runs the plain default
     method (the baseline) without stages, if shown."""
