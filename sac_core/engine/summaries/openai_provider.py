@@ -19,8 +19,9 @@ from typing import Any
 
 import openai
 
+from .config import SummaryConfig
 from .errors import SummaryError
-from .length import DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_RETRIES, control_length, max_output_tokens, shorten_document
+from .length import control_length, max_output_tokens, shorten_document
 from .prompts import Prompt
 from .provider import SummaryResult
 
@@ -35,36 +36,25 @@ class OpenAIProvider:
 
     name = "openai"
 
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        model: str = "gpt-4o-mini",
-        base_url: str | None = None,
-        temperature: float = 0.0,
-        retry_temperature: float = 1.0,
-        max_length_retries: int = DEFAULT_MAX_RETRIES,
-        max_input_tokens: int = DEFAULT_MAX_INPUT_TOKENS,
-        max_api_retries: int = 5,
-        base_delay: float = 1.0,
-        timeout: float = 60.0,
-    ) -> None:
-        self.model = model
-        self.temperature = temperature
-        self.retry_temperature = retry_temperature
-        self.max_length_retries = max_length_retries
-        self.max_input_tokens = max_input_tokens
-        self.max_api_retries = max_api_retries
-        self.base_delay = base_delay
-        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+    def __init__(self, config: SummaryConfig, *, api_key: str, base_url: str | None = None) -> None:
+        """``config``: model, temperatures, retry limits, input budget (tokens) and timeout
+        (seconds); ``base_url``: the endpoint (None: api.openai.com)."""
+        self.config = config  # holds no secret: SummaryConfig has no key field
+        self.model = config.model
+        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=config.timeout, max_retries=0)
 
     def __repr__(self) -> str:
         return f"OpenAIProvider(model={self.model!r}, base_url={str(self._client.base_url)!r})"
 
     def summarize(self, file_path: str, text: str, prompt: Prompt, char_length: int) -> SummaryResult:
-        document = shorten_document(text, self.max_input_tokens, self.model)
+        document = shorten_document(text, self.config.max_input_tokens, self.model)
         if document.truncated:
-            log.info("%s: %d tokens > %d, summarising head and tail", file_path, document.tokens, self.max_input_tokens)
+            log.info(
+                "%s: %d tokens > %d, summarising head and tail",
+                file_path,
+                document.tokens,
+                self.config.max_input_tokens,
+            )
         messages: list[dict[str, str]] = [{"role": "user", "content": prompt.render(document.text, char_length)}]
         usage = [0, 0]
 
@@ -72,7 +62,7 @@ class OpenAIProvider:
             if previous is not None:
                 messages.append({"role": "assistant", "content": previous})
                 messages.append({"role": "user", "content": prompt.retry_message(target)})
-            temperature = self.temperature if previous is None else self.retry_temperature
+            temperature = self.config.temperature if previous is None else self.config.retry_temperature
             answer, tokens_in, tokens_out = self._chat(file_path, messages, temperature, max_output_tokens(char_length))
             usage[0] += tokens_in
             usage[1] += tokens_out
@@ -80,7 +70,7 @@ class OpenAIProvider:
                 raise SummaryError(f"{file_path}: model {self.model!r} returned an empty summary")
             return answer
 
-        result = control_length(ask, char_length, self.max_length_retries)
+        result = control_length(ask, char_length, self.config.max_retries_length)
         if result.cut:
             retries, length = len(result.attempts) - 1, result.attempts[-1][1]
             log.info("%s: still %d characters after %d retries, cut at a word boundary", file_path, length, retries)
@@ -90,7 +80,7 @@ class OpenAIProvider:
         self, file_path: str, messages: list[dict[str, str]], temperature: float, max_tokens: int
     ) -> tuple[str, int, int]:
         """One completion: (answer, input tokens, output tokens), retrying transient failures."""
-        for attempt in range(self.max_api_retries + 1):
+        for attempt in range(self.config.max_retries_api + 1):
             try:
                 response = self._client.chat.completions.create(
                     model=self.model,
@@ -99,7 +89,7 @@ class OpenAIProvider:
                     max_tokens=max_tokens,
                 )
             except _RETRYABLE as e:
-                if attempt == self.max_api_retries:
+                if attempt == self.config.max_retries_api:
                     raise SummaryError(
                         f"{file_path}: {self._describe(e)}; gave up after {attempt + 1} requests"
                     ) from None
@@ -121,7 +111,7 @@ class OpenAIProvider:
         raise AssertionError("unreachable")
 
     def _delay(self, attempt: int, error: Exception) -> float:
-        delay = self.base_delay * 2**attempt
+        delay = self.config.retry_base_delay * 2**attempt
         response = getattr(error, "response", None)
         if response is not None:
             with contextlib.suppress(ValueError):  # a date instead of seconds: keep our own delay

@@ -82,18 +82,7 @@ def make_provider(config: SummaryConfig, api_key: str | None = None) -> Provider
                 f"or set {BASE_URL_ENV} / base_url for a local server, or use provider 'extractive'"
             )
         key = "no-key"  # local OpenAI-compatible servers (vLLM, Ollama, llama.cpp) ignore it
-    return OpenAIProvider(
-        api_key=key,
-        model=config.model,
-        base_url=base_url,
-        temperature=config.temperature,
-        retry_temperature=config.retry_temperature,
-        max_length_retries=config.max_retries_length,
-        max_input_tokens=config.max_input_tokens,
-        max_api_retries=config.max_retries_api,
-        base_delay=config.retry_base_delay,
-        timeout=config.timeout,
-    )
+    return OpenAIProvider(config, api_key=key, base_url=base_url)
 
 
 def summarize_documents(
