@@ -70,7 +70,7 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
         data = f"{s.source.data_dir.name} · {s.protocol} · {', '.join(s.datasets)}"
         try:
             with st.spinner("Retrieving every query through every method …"):
-                rv.create_session(db, name, reviewer, data, ws, chosen, queries, k, seed, sample)
+                rv.create_session(db, ws, rv.SessionPlan(name, reviewer, data, chosen, queries, k, seed, sample))
         except (rv.SessionError, *LOAD_ERRORS) as e:
             st.error(views.md(e))
             st.stop()

@@ -50,7 +50,8 @@ def _review_session(demo: Path, cache_dir: Path, url: str) -> None:
     ws = Workspace.open(bench, columns, demo, cache_dir)
     db = review.ReviewDB(url)
     queries = review.sample_queries(bench, bench.datasets, 2, 7)
-    review.create_session(db, "demo session", "screenshots", "demo", ws, columns, queries, 3, 7, {"how": "random"})
+    plan = review.SessionPlan("demo session", "screenshots", "demo", columns, queries, 3, 7, {"how": "random"})
+    review.create_session(db, ws, plan)
     db.dispose()
 
 

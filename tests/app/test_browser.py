@@ -320,8 +320,9 @@ def test_labels_given_with_the_keyboard_survive_a_reload(server: str, embed_cach
     )
     ws = Workspace.open(bench, cols, demo, embed_cache)
     db = rv.ReviewDB(f"sqlite:///{tmp_path / 'review.sqlite'}")
-    rv.create_session(db, "browser review", "tester", "demo", ws, cols, rv.sample_queries(bench, datasets, 2, 1),
-                      2, 5, {"how": "random"})  # fmt: skip
+    queries = rv.sample_queries(bench, datasets, 2, 1)
+    plan = rv.SessionPlan("browser review", "tester", "demo", cols, queries, 2, 5, {"how": "random"})
+    rv.create_session(db, ws, plan)
     env = {"SAC_CACHE_DIR": str(embed_cache), "SAC_REVIEW_DB": f"sqlite:///{tmp_path / 'review.sqlite'}"}
     with browser.session(env, tmp_path / "streamlit.log") as (running, page):
 

@@ -30,8 +30,8 @@ def workspace(demo_dir, embed_cache) -> Workspace:
 
 def _session(db: rv.ReviewDB, ws: Workspace, name: str = "s1", size: int = 5, k: int = 3) -> int:
     queries = rv.sample_queries(ws.bench, DEMO, size, seed=1)
-    return rv.create_session(db, name, "alice", "demo", ws, ws.columns, queries, k, seed=7,
-                             sample={"datasets": list(DEMO), "size": size, "seed": 1})  # fmt: skip
+    sample = {"datasets": list(DEMO), "size": size, "seed": 1}
+    return rv.create_session(db, ws, rv.SessionPlan(name, "alice", "demo", ws.columns, queries, k, 7, sample))
 
 
 def test_a_session_stores_every_query_with_a_reproducible_blind_order(db_url, workspace):
