@@ -128,6 +128,7 @@ def run_sweep(
     data_dir: Path,
     cache_dir: Path,
     out_dir: Path,
+    *,
     progress: bool = True,
     cached_only: bool = False,
 ) -> pd.DataFrame:
@@ -260,7 +261,7 @@ def _write_run(path: Path, run: dict) -> None:
 
 
 def _write_tables(
-    out_dir: Path, results: list[pd.DataFrame], per_query: list[pd.DataFrame], with_significance: bool
+    out_dir: Path, results: list[pd.DataFrame], per_query: list[pd.DataFrame], *, with_significance: bool
 ) -> pd.DataFrame:
     table = pd.concat(results, ignore_index=True)
     table.to_csv(out_dir / "results.csv", index=False)

@@ -98,6 +98,7 @@ class Embedder:
     def encode(
         self,
         texts: Sequence[str],
+        *,
         progress: bool = True,
         desc: str = "embedding",
         on_progress: Callable[[int, int], None] | None = None,
@@ -122,7 +123,7 @@ class Embedder:
                 else:
                     unique[key] = np.frombuffer(raw, dtype=np.float32)
         if missing:
-            self._fill(missing, unique, progress, desc, on_progress)
+            self._fill(missing, unique, progress=progress, desc=desc, on_progress=on_progress)
         if not keys:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([v for v in (unique[k] for k in keys) if v is not None]).astype(np.float32, copy=False)
@@ -131,6 +132,7 @@ class Embedder:
         self,
         missing: dict[str, str],
         out: dict[str, np.ndarray | None],
+        *,
         progress: bool,
         desc: str,
         on_progress: Callable[[int, int], None] | None,

@@ -66,7 +66,7 @@ class CostEstimate:
         )
 
 
-def make_provider(config: SummaryConfig, api_key: str | None = None) -> Provider:
+def make_provider(config: SummaryConfig, *, api_key: str | None = None) -> Provider:
     """The provider ``config`` names; for ``openai`` the key is ``api_key`` or ``$OPENAI_API_KEY``."""
     if config.provider == "extractive":
         return ExtractiveProvider()
@@ -89,6 +89,7 @@ def summarize_documents(
     documents: Mapping[str, str],
     config: SummaryConfig,
     cache_dir: Path,
+    *,
     api_key: str | None = None,
     progress: bool = True,
 ) -> dict[str, SummaryRecord]:
@@ -114,7 +115,7 @@ def summarize_documents(
                 todo.append((file_path, text, key))
         if not todo:  # everything cached: no provider needed (no key, no network)
             return {file_path: records[file_path] for file_path in documents}
-        provider = make_provider(config, api_key)
+        provider = make_provider(config, api_key=api_key)
 
         def work(file_path: str, text: str, key: str) -> tuple[str, dict[str, Any]]:
             result = provider.summarize(file_path, text, prompt, config.chars)
@@ -200,7 +201,7 @@ class _Identity:
 
 
 def _record(
-    file_path: str, value: dict[str, Any], provider: Provider | _Identity, prompt: Prompt, chars: int, cached: bool
+    file_path: str, value: dict[str, Any], provider: Provider | _Identity, prompt: Prompt, chars: int, *, cached: bool
 ) -> SummaryRecord:
     return SummaryRecord(
         file_path=file_path,
