@@ -170,14 +170,8 @@ def run_sweep(
         else:
             cached += 1
         bar.set_postfix(cached=cached, variant=config.variant, chunk=config.chunk_size, w=config.semantic_weight)
-        res = hit["results"].copy()
-        res.insert(0, "cell", cid)
-        res["cell_seconds"] = round(hit["seconds"], 1)
+        res, pq = _cell_tables(cid, hit)
         results.append(res)
-        pq = hit["per_query"].copy()
-        pq.insert(0, "cell", cid)
-        for column in PER_QUERY_EXTRA:
-            pq[column] = res[column].iloc[0]
         per_query.append(pq)
         _write_run(out_dir / "runs" / f"{cid}.jsonl.gz", hit["run"])
         if computed:
@@ -185,6 +179,19 @@ def run_sweep(
     if not results:
         raise SweepError(f"sweep {sweep.name}: no cell is cached yet")
     return _write_tables(out_dir, results, per_query, with_significance=True)
+
+
+def _cell_tables(cid: str, hit: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A cell's results and per-query rows as the sweep tables hold them: keyed by its id, with its
+    run time (seconds) and, on each per-query row, the settings of :data:`PER_QUERY_EXTRA`."""
+    res = hit["results"].copy()
+    res.insert(0, "cell", cid)
+    res["cell_seconds"] = round(hit["seconds"], 1)
+    pq = hit["per_query"].copy()
+    pq.insert(0, "cell", cid)
+    for column in PER_QUERY_EXTRA:
+        pq[column] = res[column].iloc[0]
+    return res, pq
 
 
 CELLS = "sweep_cells"  # folder of the cell cache under the cache directory

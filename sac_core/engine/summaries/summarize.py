@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,24 +131,31 @@ def summarize_documents(
         workers = config.concurrency if config.provider == "openai" else 1
         label = f"summaries ({provider.name}, {prompt.id}, {config.chars} chars)"
         with tqdm(total=len(documents), initial=len(records), desc=label, unit="doc", disable=not progress) as bar:
-            if workers == 1:
-                for item in todo:
-                    file_path, value = work(*item)
-                    records[file_path] = _record(file_path, value, provider, prompt, config.chars, cached=False)
-                    bar.update()
-            else:
-                pool = ThreadPoolExecutor(max_workers=workers)
-                futures = [pool.submit(work, *item) for item in todo]
-                try:
-                    for future in as_completed(futures):
-                        file_path, value = future.result()
-                        records[file_path] = _record(file_path, value, provider, prompt, config.chars, cached=False)
-                        bar.update()
-                finally:
-                    pool.shutdown(wait=True, cancel_futures=True)
+            for file_path, value in _each(work, todo, workers):
+                records[file_path] = _record(file_path, value, provider, prompt, config.chars, cached=False)
+                bar.update()
     if todo:
         log.info("summaries: %d new, %d from cache", len(todo), len(documents) - len(todo))
     return {file_path: records[file_path] for file_path in documents}
+
+
+_Work = Callable[[str, str, str], tuple[str, dict[str, Any]]]
+
+
+def _each(work: _Work, todo: list[tuple[str, str, str]], workers: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``work(*item)`` for every item of ``todo``: in order with one worker, as they finish with
+    several threads (the ones not started are cancelled when one fails)."""
+    if workers == 1:
+        for item in todo:
+            yield work(*item)
+        return
+    pool = ThreadPoolExecutor(max_workers=workers)
+    futures = [pool.submit(work, *item) for item in todo]
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def estimate_cost(documents: Mapping[str, str], config: SummaryConfig, cache_dir: Path | None = None) -> CostEstimate:
