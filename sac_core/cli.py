@@ -16,8 +16,6 @@ from tqdm.auto import tqdm
 
 from .dashboard import review as rv
 from .dashboard.compare import compare_columns
-from .dashboard.screenshots import ScreenshotError, take_screenshots
-from .dashboard.timing import compare_cold, compare_reruns, concurrent_first_results, tune_stops
 from .engine.chunking import CHUNKERS
 from .engine.data import (
     CACHE_ENV,
@@ -47,7 +45,13 @@ from .experiments import (
     run_sweep,
     write_run,
 )
-from .experiments.bench import (
+from .experiments.evaluate import indexed_chunks
+from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summaries
+from .experiments.index_store import index_folder
+from .experiments.methods import SAC_METHOD, IndexMethod
+from .experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
+from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation, open_index_retriever
+from .tooling.bench import (
     MEMORY_COLUMNS,
     ann_figures,
     cache_write_cost,
@@ -61,12 +65,8 @@ from .experiments.bench import (
     query_latency,
     warm_sweep_seconds,
 )
-from .experiments.evaluate import indexed_chunks
-from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summaries
-from .experiments.index_store import index_folder
-from .experiments.methods import SAC_METHOD, IndexMethod
-from .experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
-from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation, open_index_retriever
+from .tooling.screenshots import ScreenshotError, take_screenshots
+from .tooling.timing import compare_cold, compare_reruns, concurrent_first_results, tune_stops
 
 
 def _ks(text: str) -> tuple[int, ...]:

@@ -1,6 +1,7 @@
 """The layout's rules, checked on the real import graph (grimp, the graph library of import-linter).
 
-- Dependencies point one way: cli → dashboard → experiments → engine; inside the engine, retrieval
+- Dependencies point one way: cli → tooling → dashboard → experiments → engine (tooling, the
+  measurement code, sits beside the cli: nothing below it imports it); inside the engine, retrieval
   sits above the steps it combines, and data is the floor.
 - No import cycles, and no function-level imports of the project's own modules (they could hide one).
 - Page scripts import the project only through ``sac_core.dashboard``.
@@ -17,7 +18,7 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("sac_core.cli", "sac_core.dashboard", "sac_core.experiments", "sac_core.engine")
+LAYERS = ("sac_core.cli", "sac_core.tooling", "sac_core.dashboard", "sac_core.experiments", "sac_core.engine")
 ENGINE_LAYERS = (
     ("sac_core.engine.retrieval",),
     ("sac_core.engine.indexes", "sac_core.engine.embedding", "sac_core.engine.summaries", "sac_core.engine.metrics"),

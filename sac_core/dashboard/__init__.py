@@ -7,8 +7,9 @@ compare, views``); nothing here imports Streamlit.
   :mod:`.registry` (objects shared by every session), :mod:`.views` and :mod:`.highlight` (HTML);
 - one per page: :mod:`.compare`, :mod:`.curves`, :mod:`.tune`, :mod:`.documents`, :mod:`.maps`, :mod:`.review` (a package:
   blind review sessions in a database);
-- the server's own machinery: :mod:`.builds` (background builds), :mod:`.browser`,
-  :mod:`.screenshots` and :mod:`.timing` (headless Chromium for tests and ``sac bench``).
+- the server's own machinery: :mod:`.builds` (background builds) and :mod:`.timing` (what the
+  server records of its own speed for ``sac bench``). Measuring it, driving a browser and taking
+  screenshots is :mod:`sac_core.tooling`, outside the product.
 """
 
 from . import compare, curves, documents, highlight, maps, registry, review, selection, state, tune, views

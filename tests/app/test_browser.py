@@ -18,12 +18,12 @@ from urllib.parse import urlparse
 import pytest
 from sqlalchemy import select
 
-from sac_core.dashboard import browser
-from sac_core.dashboard.browser import CHROMIUM, screenshot, settle
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
 from sac_core.dashboard.review.db import Label
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets
+from sac_core.tooling import browser
+from sac_core.tooling.browser import CHROMIUM, screenshot, settle
 
 BUILD_TIMEOUT = 240_000  # ms: the first build embeds the demo corpus on a busy 2-core machine
 

@@ -30,6 +30,10 @@ CHROMIUM_ARGS = (
 VIEWPORT = {"width": 1500, "height": 1000}
 
 
+class ScreenshotError(RuntimeError):
+    """A page could not be shot, or showed something a committed picture must not (an absolute path)."""
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -13,19 +13,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..dashboard import review
+from ..dashboard.compare import compare_columns, default_methods
+from ..dashboard.curves import demo_sweep, run_with_progress
+from ..dashboard.state import ensure_demo_corpus
 from ..engine.data import available_datasets, load_benchmark
 from ..engine.summaries import SummaryConfig
 from ..experiments import RunConfig, Workspace
-from . import browser, review
-from .compare import compare_columns, default_methods
-from .curves import demo_sweep, run_with_progress
-from .state import ensure_demo_corpus
+from . import browser
+from .browser import ScreenshotError
 
 BUILD_TIMEOUT = 1_800_000  # ms: a cold build of the real lbr-mini indexes takes minutes
-
-
-class ScreenshotError(RuntimeError):
-    """A page could not be shot, or showed something a committed picture must not (an absolute path)."""
 
 
 def relative_to_project(path: Path) -> str:
