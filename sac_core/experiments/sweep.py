@@ -33,14 +33,14 @@ import time
 import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import diskcache
-import pandas as pd
-from tqdm.auto import tqdm
 
 from ..engine.data import Benchmark, load_benchmark
 from ..engine.embedding import Embedders
 from ..engine.metrics import METRICS
+from ..engine.progress import progress_bar
 from ..engine.retrieval import Signals
 from ..engine.summaries import SummaryConfig
 from .config import RunConfig
@@ -48,6 +48,9 @@ from .evaluate import evaluate
 from .plugins import OpenContext
 from .runs import read_run_text, write_run
 from .significance import compare_methods
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 # Config columns in which the variants compared at one setting differ (all summary_* columns too).
 VARIANT_COLUMNS = ("method", "variant")
@@ -149,7 +152,7 @@ def run_sweep(
     results: list[pd.DataFrame] = []
     per_query: list[pd.DataFrame] = []
     (out_dir / "runs").mkdir(parents=True, exist_ok=True)
-    bar = tqdm(sweep.cells, desc=f"sweep {sweep.name}", unit="cell", disable=not progress)
+    bar = progress_bar(sweep.cells, desc=f"sweep {sweep.name}", unit="cell", disable=not progress)
     cached = 0
     for config in bar:
         key = (config.protocol, config.datasets, config.seed)
@@ -225,6 +228,8 @@ PER_QUERY_EXTRA = ("variant", "chunk_size", "semantic_weight", "model", "protoco
 def read_published_cells(out_dir: Path) -> dict[str, dict]:
     """The cells of a published sweep folder, as the cell cache holds them (``results``, ``per_query``,
     ``run``, ``seconds``); only cells whose three parts are all there."""
+    import pandas as pd
+
     results_path, pq_path = out_dir / "results.csv", out_dir / "per_query.csv.gz"
     if not results_path.is_file() or not pq_path.is_file():
         return {}
@@ -249,6 +254,8 @@ def read_published_cells(out_dir: Path) -> dict[str, dict]:
 def _as_written(results: pd.DataFrame) -> pd.DataFrame:
     """Config columns read back from CSV as they were written: a column of whole numbers with gaps
     (``summary_chars`` of a baseline, ``seed``) holds ints and None again, not floats and NaN."""
+    import pandas as pd
+
     out = results.copy()
     for col in out.columns:
         if col in METRICS or col == "k" or not pd.api.types.is_float_dtype(out[col]):
@@ -270,6 +277,8 @@ def _write_run(path: Path, run: dict) -> None:
 def _write_tables(
     out_dir: Path, results: list[pd.DataFrame], per_query: list[pd.DataFrame], *, with_significance: bool
 ) -> pd.DataFrame:
+    import pandas as pd
+
     table = pd.concat(results, ignore_index=True)
     table.to_csv(out_dir / "results.csv", index=False)
     pq_all = pd.concat(per_query, ignore_index=True)
@@ -283,6 +292,8 @@ def _write_tables(
 def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
     """Every pair of variants that share all other settings: paired permutation tests per metric and
     k (a variant with retrieval signals, ``…+…``, is paired with the plain variants only)."""
+    import pandas as pd
+
     setting_cols = [
         c
         for c in RunConfig().columns()

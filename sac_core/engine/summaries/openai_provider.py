@@ -17,8 +17,6 @@ import logging
 import time
 from typing import Any
 
-import openai
-
 from .config import SummaryConfig
 from .errors import SummaryError
 from .length import control_length, max_output_tokens, shorten_document
@@ -27,7 +25,6 @@ from .provider import SummaryResult
 
 log = logging.getLogger(__name__)
 
-_RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
 MAX_BACKOFF = 60.0  # seconds
 
 
@@ -39,6 +36,8 @@ class OpenAIProvider:
     def __init__(self, config: SummaryConfig, *, api_key: str, base_url: str | None = None) -> None:
         """``config``: model, temperatures, retry limits, input budget (tokens) and timeout
         (seconds); ``base_url``: the endpoint (None: api.openai.com)."""
+        import openai  # ~1 s to import: only when summaries are requested (`sac --help` stays instant)
+
         self.config = config  # holds no secret: SummaryConfig has no key field
         self.model = config.model
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=config.timeout, max_retries=0)
@@ -80,6 +79,14 @@ class OpenAIProvider:
         self, file_path: str, messages: list[dict[str, str]], temperature: float, max_tokens: int
     ) -> tuple[str, int, int]:
         """One completion: (answer, input tokens, output tokens), retrying transient failures."""
+        import openai
+
+        retryable = (
+            openai.RateLimitError,
+            openai.InternalServerError,
+            openai.APITimeoutError,
+            openai.APIConnectionError,
+        )
         for attempt in range(self.config.max_retries_api + 1):
             try:
                 response = self._client.chat.completions.create(
@@ -88,7 +95,7 @@ class OpenAIProvider:
                     temperature=temperature,
                     max_tokens=max_tokens,
                 )
-            except _RETRYABLE as e:
+            except retryable as e:
                 if attempt == self.config.max_retries_api:
                     raise SummaryError(
                         f"{file_path}: {self._describe(e)}; gave up after {attempt + 1} requests"
@@ -119,6 +126,8 @@ class OpenAIProvider:
         return min(delay, MAX_BACKOFF)
 
     def _describe(self, error: Exception) -> str:
+        import openai
+
         if isinstance(error, openai.APITimeoutError):
             return f"request to {self._client.base_url} timed out"
         if isinstance(error, openai.APIConnectionError):

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
+from ..progress import progress_bar
 from .cache import SummaryCache, cache_key
 from .config import SummaryConfig, prompt_label
 from .errors import SummaryError
@@ -130,7 +129,8 @@ def summarize_documents(
 
         workers = config.concurrency if config.provider == "openai" else 1
         label = f"summaries ({provider.name}, {prompt.id}, {config.chars} chars)"
-        with tqdm(total=len(documents), initial=len(records), desc=label, unit="doc", disable=not progress) as bar:
+        bar = progress_bar(total=len(documents), initial=len(records), desc=label, unit="doc", disable=not progress)
+        with bar:
             for file_path, value in _each(work, todo, workers):
                 records[file_path] = _record(file_path, value, provider, prompt, config.chars, cached=False)
                 bar.update()
