@@ -10,9 +10,10 @@ compare, views``); nothing here imports Streamlit.
 - the server's own machinery: :mod:`.builds` (background builds) and :mod:`.timing` (what the
   server records of its own speed for ``sac bench``). Measuring it, driving a browser and taking
   screenshots is :mod:`sac_core.tooling`, outside the product.
-"""
 
-from . import compare, curves, documents, highlight, maps, registry, review, selection, state, tune, views
+The modules are listed here, not imported: ``from sac_core.dashboard import compare, views`` loads
+just those, so a tool that needs one name of :mod:`.timing` does not load Plotly and SQLAlchemy.
+"""
 
 __all__ = [
     "compare",

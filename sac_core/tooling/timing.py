@@ -12,7 +12,6 @@ time to the first ranked chunks when several browsers open Compare at once.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import statistics
@@ -91,6 +90,8 @@ def compare_reruns(
 
 
 async def _first_results(url: str, sessions: int, timeout_ms: float) -> list[float]:
+    import asyncio  # with its event loop machinery: only when browsers are timed (`sac --help` stays instant)
+
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -127,6 +128,8 @@ def concurrent_first_results(
     ``warm``: one session opens Compare first (and is not counted), so the indexes are built and
     shared; then the ``sessions`` are timed.
     """
+    import asyncio
+
     with tempfile.TemporaryDirectory() as tmp, browser.serve(env, Path(tmp) / "streamlit.log") as server:
         if warm:
             asyncio.run(_first_results(server.url, 1, timeout_ms))
