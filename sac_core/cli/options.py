@@ -23,11 +23,10 @@ from ..engine.chunking import CHUNKERS
 from ..engine.data import CACHE_ENV, DATA_ENV, PROTOCOLS, default_cache_dir, parse_datasets, resolve_data_dir
 from ..engine.embedding import BACKENDS
 from ..engine.metrics import MODES
-from ..engine.retrieval import Signals
 from ..engine.summaries import PROVIDERS, SummaryConfig
 from ..experiments import METHODS, RunConfig
 from ..experiments.executors import EXECUTORS, Executor
-from ..experiments.plugins import Registry
+from .params import Ks, Registered, SignalsType
 
 F = TypeVar("F", bound=Callable[..., Any])
 RUN = RunConfig()  # the defaults of a run, field by field
@@ -45,65 +44,6 @@ def stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
         return f
 
     return apply
-
-
-class Ks(click.ParamType):
-    """``--k 1,2,4``: the cut-offs, sorted and unique (a tuple given as default passes as is)."""
-
-    name = "K,K,…"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, ...]:
-        if isinstance(value, tuple):
-            return value
-        try:
-            ks = tuple(sorted({int(x) for x in str(value).split(",")}))
-        except ValueError:
-            self.fail(f"takes comma-separated integers, got {value!r}", param, ctx)
-        if not ks or min(ks) < 1:
-            self.fail("values must be >= 1", param, ctx)
-        return ks
-
-
-class SignalsType(click.ParamType):
-    """``--signals key=value,…`` → :class:`Signals`; each value read as its field's type (bool, int, float, str)."""
-
-    name = "KEY=VALUE,…"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Signals:
-        if isinstance(value, Signals):
-            return value
-        kinds = {f.name: type(getattr(Signals(), f.name)) for f in dataclasses.fields(Signals)}
-        values: dict[str, object] = {}
-        for item in filter(None, (part.strip() for part in str(value).split(","))):
-            key, sep, raw = item.partition("=")
-            if not sep or key not in kinds:
-                self.fail(f"{item!r} is not key=value with a key of {', '.join(kinds)}", param, ctx)
-            kind = kinds[key]
-            try:
-                values[key] = raw.lower() in ("1", "true", "yes") if kind is bool else kind(raw)
-            except ValueError:
-                self.fail(f"{key} needs a {kind.__name__}, got {raw!r}", param, ctx)
-        try:
-            return Signals(**values)  # type: ignore[arg-type]
-        except ValueError as e:
-            self.fail(str(e), param, ctx)
-
-
-class Registered(click.Choice):
-    """A name of a registry, read when the command line is parsed: a plug-in registered after this
-    module was loaded is a valid choice too."""
-
-    def __init__(self, registry: Registry[Any]) -> None:
-        self.registry = registry
-        super().__init__(registry.names())
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        return self.registry.names()
-
-    @choices.setter
-    def choices(self, value: object) -> None:  # click.Choice.__init__ sets it: the registry decides
-        pass
 
 
 QUIET = click.option("--quiet", is_flag=True, help="no progress bars")
@@ -131,7 +71,7 @@ INDEX = stack(  # the settings that decide what an index holds
         default=RUN.backend,
         type=click.Choice(BACKENDS),
         show_default=True,
-        help="embedding runtime (default: onnx when installed)",
+        help="embedding runtime (onnx when installed)",
     ),
 )
 RANKING = stack(
@@ -149,7 +89,7 @@ RANKING = stack(
         show_default=True,
         help="candidates per ranker for the hybrid",
     ),
-    click.option("--k", "ks", type=Ks(), default=RUN.ks, show_default=",".join(map(str, RUN.ks))),
+    click.option("--k", "ks", type=Ks(), default=RUN.ks, show_default=",".join(map(str, RUN.ks)), help="cut-offs"),
     click.option("--metric-mode", default=RUN.metric_mode, type=click.Choice(MODES), show_default=True),
     click.option(
         "--signals",

@@ -21,13 +21,13 @@ from .options import (
     PATH,
     RANKING,
     SUMMARIES,
-    Registered,
     cache_dir_of,
     data_dir_of,
     executor_of,
     run_config,
     say,
 )
+from .params import Registered
 
 
 @click.command("evaluate")

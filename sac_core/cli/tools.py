@@ -21,13 +21,13 @@ from .options import (
     DATASETS,
     PATH,
     PROTOCOL,
-    Registered,
     cache_dir_of,
     deferred,
     optional_data_dir,
     run_config,
     say,
 )
+from .params import Registered
 
 DEFAULTS = {f.name: f.default for f in fields(BenchOptions)}  # the flags' defaults: BenchOptions holds them
 _take_screenshots = deferred("sac_core.tooling.screenshots:take_screenshots")  # loads the dashboard and Plotly
