@@ -2,6 +2,6 @@
 module per group of commands (:mod:`.run`, :mod:`.summaries`, :mod:`.sweeps`, :mod:`.data`,
 :mod:`.separation`, :mod:`.review`, :mod:`.tools`), their shared options in :mod:`.options`."""
 
-from .main import main, sac
+from .main import main
 
-__all__ = ["main", "sac"]
+__all__ = ["main"]
