@@ -120,7 +120,7 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def concurrent_first_results(
-    env: Mapping[str, str], sessions: int = 8, warm: bool = True, timeout_ms: float = 3_600_000
+    env: Mapping[str, str], sessions: int = 8, *, warm: bool = True, timeout_ms: float = 3_600_000
 ) -> tuple[Timings, float]:
     """Time to the first ranked chunk for ``sessions`` browsers opening Compare together, and the
     CPU-seconds the server spent meanwhile (the rest of the machine's time went to the browsers).
