@@ -51,9 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(
             sac.main(args=list(argv) if argv is not None else None, prog_name=sac.name, standalone_mode=False) or 0
         )
-    except click.exceptions.NoArgsIsHelpError as e:
+    except click.exceptions.NoArgsIsHelpError as e:  # `sac` alone: the list of commands, exit status 2
         click.echo(e.ctx.get_help() if e.ctx else e.format_message())
-        return 0
+        return 2
     except click.UsageError as e:
         where = e.ctx.command_path if e.ctx else sac.name
         print(f"{where}: error: {e.format_message()}\n(see {where} --help)", file=sys.stderr)
