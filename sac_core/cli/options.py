@@ -33,6 +33,7 @@ RUN = RunConfig()  # the defaults of a run, field by field
 SUMMARY = SummaryConfig()
 EXECUTOR = Executor()
 PATH = click.Path(path_type=Path)
+FILE = click.Path(path_type=Path, exists=True, dir_okay=False)  # an input file: missing → a one-line error
 
 
 def stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:

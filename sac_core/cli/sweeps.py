@@ -12,13 +12,13 @@ import click
 from ..engine.data import load_benchmark, resolve_data_dir
 from ..experiments import load_sweep, run_sweep
 from ..experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
-from .options import CACHE, DATA_DIR, PATH, QUIET, cache_dir_of, data_dir_of, say
+from .options import CACHE, DATA_DIR, FILE, PATH, QUIET, cache_dir_of, data_dir_of, say
 
 PER_QUERY = "per_query.csv.gz"  # a sweep's per-query results, beside its results.csv
 
 
 @click.command("sweep")
-@click.option("--config", type=PATH, required=True, help="sweep file, e.g. sweeps/lbr-mini-grid.toml")
+@click.option("--config", type=FILE, required=True, help="sweep file, e.g. sweeps/lbr-mini-grid.toml")
 @DATA_DIR
 @CACHE
 @click.option("--out", type=PATH, help="output folder (default: results/<sweep name>)")
@@ -45,7 +45,7 @@ def sweep_command(**params: Any) -> int:
 
 
 @click.command("report")
-@click.argument("results", nargs=-1, required=True)
+@click.argument("results", nargs=-1, required=True, type=FILE)
 @click.option("--k", type=int, default=8, show_default=True, help="the cut-off of the per-dataset tables")
 @click.option(
     "--without-queries-of",
@@ -60,7 +60,7 @@ def report_command(**params: Any) -> int:
     """
     import pandas as pd  # ~1 s to import: only once the arguments are checked
 
-    table = read_results(list(params["results"]))
+    table = read_results([str(p) for p in params["results"]])
     per_query = Path(params["results"][0]).parent / PER_QUERY
     protocol = params["without_queries_of"]
     if protocol:
