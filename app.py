@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-if str(ROOT) not in sys.path:  # `sac_core` and `app_pages._ui` importable however the app is started
+if str(ROOT) not in sys.path:  # `sac_core` and `app_pages` importable however the app is started
     sys.path.insert(0, str(ROOT))
 
 import streamlit as st  # noqa: E402

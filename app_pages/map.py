@@ -52,7 +52,7 @@ for col, cell in zip(shown, st.columns(len(shown))):
                                "-1 … 1, higher = better apart.")  # fmt: skip
         retriever = ws.retrievers[col.name]
         frame = maps.points(retriever, data.projection, datasets, involved if scope != "all" else None, involved)
-        vector = retriever.embedder.encode([asked], False)[0]
+        vector = retriever.embedder.encode([asked], progress=False)[0]
         fig = maps.map_figure(frame, retriever, data.projection, colour, data.projection.place(vector, data.vectors),
                              query, results[col.name].hits)  # fmt: skip
         st.plotly_chart(fig, width="stretch", key=f"map_fig::{col.name}")

@@ -1,7 +1,7 @@
 """sac_core: Summary-Augmented Chunking (SAC) on LegalBench-RAG, as a library.
 
 The folders draw the architecture; dependencies point one way (cli → dashboard → experiments →
-engine), and nothing in the engine imports from experiments or the dashboard::
+engine; tooling beside cli), and nothing in the engine imports from experiments or the dashboard::
 
     sac_core/
       engine/              the pipeline, one subpackage per step
@@ -15,11 +15,14 @@ engine), and nothing in the engine imports from experiments or the dashboard::
                            document-aware signals (query split, documents, entities, sections,
                            expansion, rerank) behind DocumentAwareRetriever
         metrics/           DRM, character precision/recall, Hit/MRR/nDCG, separation
-      experiments/         RunConfig, evaluate, index store, signals, methods, workspace, sweep,
-                           significance, report, separation, bench, executors (local / Ray), runs, paper
+        progress.py        progress bars (tqdm on a terminal, plain lines in a log)
+      experiments/         RunConfig and the METHODS / STAGES registries, the plug-in interface, the
+                           built-in methods, the Compare catalogue, evaluate, index store, workspace,
+                           sweep, significance, report, separation, executors (local / Ray), runs, paper
       dashboard/           the dashboard's UI-free logic: one module per page (compare, curves, tune,
-                           maps, documents, review/), shared state, builds, HTML views, screenshots
-      cli.py               ``sac ...``
+                           maps, documents, review/), shared state, builds, HTML views
+      cli/                 ``sac ...`` (click), one module per group of commands
+      tooling/             measurement beside the cli: bench, timing, browser, screenshots
 
 A run: ``load_benchmark → the method of RunConfig.method (e.g. build_pool + Retriever: Embedder,
 FAISS/BM25) → its stages → score_run → mean_by_dataset``; :func:`evaluate` does all of it for one

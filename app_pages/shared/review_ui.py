@@ -70,8 +70,8 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
         data = f"{s.source.data_dir.name} · {s.protocol} · {', '.join(s.datasets)}"
         try:
             with st.spinner("Retrieving every query through every method …"):
-                rv.create_session(db, name, reviewer, data, ws, chosen, queries, k, seed, sample,
-                                  folder=s.source.data_dir)  # fmt: skip
+                plan = rv.SessionPlan(name, reviewer, data, chosen, queries, k, seed, sample, s.source.data_dir)
+                rv.create_session(db, ws, plan)
         except (rv.SessionError, *LOAD_ERRORS) as e:
             st.error(views.md(e))
             st.stop()

@@ -8,11 +8,13 @@ compare, views``); nothing here imports Streamlit.
 - one per page: :mod:`.compare`, :mod:`.curves`, :mod:`.tune`, :mod:`.documents`, :mod:`.maps`, :mod:`.review` (a package:
   blind review sessions in a database);
 - the server's own machinery: :mod:`.builds` (background builds), :mod:`.errors` (a failure's
-  reference for the page, its traceback for the log), :mod:`.browser`,
-  :mod:`.screenshots` and :mod:`.timing` (headless Chromium for tests and ``sac bench``).
-"""
+  reference for the page, its traceback for the log) and :mod:`.timing` (what the server records
+  of its own speed for ``sac bench``). Measuring it, driving a browser and taking
+  screenshots is :mod:`sac_core.tooling`, outside the product.
 
-from . import compare, curves, documents, errors, highlight, maps, registry, review, selection, state, tune, views
+The modules are listed here, not imported: ``from sac_core.dashboard import compare, views`` loads
+just those, so a tool that needs one name of :mod:`.timing` does not load Plotly and SQLAlchemy.
+"""
 
 __all__ = [
     "compare",

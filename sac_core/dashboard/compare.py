@@ -202,16 +202,16 @@ def explain_wrong_hit(
     if not candidates:
         raise ValueError("no embedding model to explain this hit with")
     embedder = candidates[0]
-    vectors = embedder.encode([asked, hit.chunk.text, *(c.text for c in gold_chunks)], False)
+    vectors = embedder.encode([asked, hit.chunk.text, *(c.text for c in gold_chunks)], progress=False)
     q, chunk_vec, gold_vecs = vectors[0], vectors[1], vectors[2:]
     best = int(np.argmax(gold_vecs @ q)) if len(gold_chunks) else None
     gold_chunk = gold_chunks[best] if best is not None else None
     with_summary: list[float | None] = [None, None]
     wrong_summary, gold_summary = summaries.get(hit.chunk.file_path), summaries.get(gold_doc)
     if wrong_summary is not None:
-        with_summary[0] = float(embedder.encode([augment(hit.chunk.text, wrong_summary)], False)[0] @ q)
+        with_summary[0] = float(embedder.encode([augment(hit.chunk.text, wrong_summary)], progress=False)[0] @ q)
     if gold_summary is not None and gold_chunk is not None:
-        with_summary[1] = float(embedder.encode([augment(gold_chunk.text, gold_summary)], False)[0] @ q)
+        with_summary[1] = float(embedder.encode([augment(gold_chunk.text, gold_summary)], progress=False)[0] @ q)
     docs = ws.bench.documents
     return WrongHit(
         column, rank, hit.chunk, gold_chunk, (wrong_summary, gold_summary), source,

@@ -30,11 +30,11 @@ def segments(file_path: str, text: str, start: int, gold: Sequence[Span]) -> lis
         if lo >= hi:
             continue
         if lo > pos:
-            cuts.append(Segment(text[pos - start : lo - start], False))
-        cuts.append(Segment(text[lo - start : hi - start], True))
+            cuts.append(Segment(text[pos - start : lo - start], gold=False))
+        cuts.append(Segment(text[lo - start : hi - start], gold=True))
         pos = hi
     if pos < end:
-        cuts.append(Segment(text[pos - start :], False))
+        cuts.append(Segment(text[pos - start :], gold=False))
     return cuts
 
 

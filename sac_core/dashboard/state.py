@@ -109,11 +109,11 @@ def resolve_data_source(field: str | None, cache_dir: Path, roots: Sequence[Path
             datasets = available_datasets(path)
             if not datasets:
                 raise BenchmarkError(f"{path}: no benchmarks/*.json files")
-            return DataSource(path, False, datasets)
+            return DataSource(path, demo=False, datasets=datasets)
         except BenchmarkError as e:
             problem = str(e)
     demo = ensure_demo_corpus(cache_dir)
-    return DataSource(demo, True, available_datasets(demo), problem)
+    return DataSource(demo, demo=True, datasets=available_datasets(demo), problem=problem)
 
 
 @dataclass(frozen=True)

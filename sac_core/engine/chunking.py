@@ -14,8 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from langchain_text_splitters import RecursiveCharacterTextSplitter
+if TYPE_CHECKING:
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
@@ -89,6 +92,8 @@ def _paragraphs(file_path: str, text: str, chunk_size: int) -> list[Chunk]:
 
 @lru_cache(maxsize=16)
 def _rcts(chunk_size: int, chunk_overlap: int) -> RecursiveCharacterTextSplitter:
+    from langchain_text_splitters import RecursiveCharacterTextSplitter  # ~0.5 s to import: only when chunking
+
     return RecursiveCharacterTextSplitter(
         separators=RCTS_SEPARATORS,
         chunk_size=chunk_size,

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..engine.data import Benchmark, Span
 from ..engine.metrics import mean_by_dataset, score_run
 from ..engine.retrieval import Ranker, as_spans
 from .config import RunConfig
 from .plugins import OpenContext, Opened
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 
 @dataclass

@@ -18,10 +18,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ..engine.chunking import Chunk
 from ..engine.data import Benchmark
@@ -31,6 +30,9 @@ from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index, 
 from ..engine.retrieval import Pool, Retriever, Signals, build_pool
 from .config import RunConfig
 from .plugins import NotBuilt, OpenContext
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 INDEXES = "indexes"  # folder under the cache directory
 RETRIEVAL_ONLY = ("semantic_weight", "fusion_depth", "ks", "metric_mode", "summary_file", "ef_search")

@@ -10,10 +10,12 @@ figures/text and are approximate (``approx=True``). Values are fractions (0.1064
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .methods import BASELINE, SAC_METHOD
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 PAPER = "Reuter et al. 2025 (SAC)"
 PAPER_KS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
@@ -111,6 +113,8 @@ def matching(
 
 def table(points: tuple[PaperPoint, ...] = POINTS) -> pd.DataFrame:
     """All published points as a table, values in percent."""
+    import pandas as pd
+
     return pd.DataFrame(
         [
             {

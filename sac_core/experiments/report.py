@@ -6,10 +6,13 @@ dataset incl. ``ALL`` × configuration × k). Values are returned in percent.
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .config import RunConfig
 from .significance import compare_methods
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 KEY = ["variant", "chunk_size", "semantic_weight", "model", "backend", "protocol"]
 SHOWN = ("precision", "recall", "drm")
@@ -35,6 +38,8 @@ def at_k(table: pd.DataFrame, k: int = 8, metric: str = "drm") -> pd.DataFrame:
 
 
 def read_results(paths: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
     frames = [pd.read_csv(p) for p in paths]
     table = pd.concat(frames, ignore_index=True)
     cols = [c for c in table.columns if c not in ("cell", "wall_seconds", "cell_seconds")]
@@ -47,6 +52,8 @@ def backend_changes(
     """How much the embedding backend changes the results: every cell run through backend ``a`` and
     ``b`` with all other settings equal, compared query by query (per metric and k): the means,
     the share of queries whose value changed, and the paired permutation test's p-value."""
+    import pandas as pd
+
     cells = results.drop_duplicates("cell")
     setting = [c for c in RunConfig().columns() if c in cells.columns and c != "backend"]
     rows = []
@@ -67,6 +74,8 @@ def without_queries(results: pd.DataFrame, per_query: pd.DataFrame, query_ids: s
     """``results`` recomputed from ``per_query`` without the queries in ``query_ids``: each
     dataset's mean over the queries left, ``ALL`` the mean over the datasets that keep any (macro,
     as everywhere). For reporting a method tuned on one protocol on the queries it never saw."""
+    import pandas as pd
+
     kept = per_query[~per_query["query_id"].isin(query_ids)]
     metrics = [m for m in ("drm", "precision", "recall", "hit", "mrr", "ndcg") if m in kept.columns]
     by_dataset = kept.groupby(["cell", "dataset", "k"], as_index=False)[metrics].mean()

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-
-import pandas as pd
-from scipy import stats
+from typing import TYPE_CHECKING
 
 from ..engine.data import Benchmark, load_benchmark
 from ..engine.embedding import Embedders, text_key
@@ -19,6 +17,9 @@ from .config import RunConfig
 from .methods import IndexMethod
 from .plugins import OpenContext
 from .sweep import Sweep, cell_id
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 NEIGHBOURS = 10
 
@@ -66,6 +67,8 @@ def grid_separation(
     """One row per dense index of the sweep (semantic weight 1): its separation and the cell's DRM,
     precision and recall (means over k, ALL datasets). ``cached_only``: skip indexes whose
     embeddings are not all cached (nothing is embedded)."""
+    import pandas as pd
+
     benches: dict[tuple, Benchmark] = {}
     embedders = Embedders(cache_dir)
     means = results[results["dataset"] == "ALL"].groupby("cell")[["drm", "precision", "recall"]].mean()
@@ -93,6 +96,9 @@ def grid_separation(
 
 def correlations(table: pd.DataFrame) -> pd.DataFrame:
     """Pearson and Spearman correlation of each separation figure with DRM, precision and recall."""
+    import pandas as pd
+    from scipy import stats
+
     out = []
     for figure in ("own_share", "silhouette"):
         for metric in ("drm", "precision", "recall"):

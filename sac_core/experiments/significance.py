@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,8 @@ def compare_methods(
 
     ``per_query`` has columns ``key``, ``query_id``, ``k`` and the metrics, for both methods.
     """
+    import pandas as pd
+
     rows = []
     left = per_query[per_query[key] == a].set_index(["query_id", "k"])
     right = per_query[per_query[key] == b].set_index(["query_id", "k"])

@@ -33,14 +33,14 @@ import time
 import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import diskcache
-import pandas as pd
-from tqdm.auto import tqdm
 
 from ..engine.data import Benchmark, load_benchmark
 from ..engine.embedding import Embedders
 from ..engine.metrics import METRICS
+from ..engine.progress import progress_bar
 from ..engine.retrieval import Signals
 from ..engine.summaries import SummaryConfig
 from .config import RunConfig
@@ -48,6 +48,9 @@ from .evaluate import evaluate
 from .plugins import OpenContext
 from .runs import read_run_text, write_run
 from .significance import compare_methods
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 # Config columns in which the variants compared at one setting differ (all summary_* columns too).
 VARIANT_COLUMNS = ("method", "variant")
@@ -134,6 +137,7 @@ def run_sweep(
     data_dir: Path,
     cache_dir: Path,
     out_dir: Path,
+    *,
     progress: bool = True,
     cached_only: bool = False,
 ) -> pd.DataFrame:
@@ -154,7 +158,7 @@ def run_sweep(
     results: list[pd.DataFrame] = []
     per_query: list[pd.DataFrame] = []
     (out_dir / "runs").mkdir(parents=True, exist_ok=True)
-    bar = tqdm(sweep.cells, desc=f"sweep {sweep.name}", unit="cell", disable=not progress)
+    bar = progress_bar(sweep.cells, desc=f"sweep {sweep.name}", unit="cell", disable=not progress)
     cached = 0
     for config in bar:
         key = (config.protocol, config.datasets, config.seed)
@@ -175,14 +179,8 @@ def run_sweep(
         else:
             cached += 1
         bar.set_postfix(cached=cached, variant=config.variant, chunk=config.chunk_size, w=config.semantic_weight)
-        res = hit["results"].copy()
-        res.insert(0, "cell", cid)
-        res["cell_seconds"] = round(hit["seconds"], 1)
+        res, pq = _cell_tables(cid, hit)
         results.append(res)
-        pq = hit["per_query"].copy()
-        pq.insert(0, "cell", cid)
-        for column in PER_QUERY_EXTRA:
-            pq[column] = res[column].iloc[0]
         per_query.append(pq)
         _write_run(out_dir / "runs" / f"{cid}.jsonl.gz", hit["run"])
         if computed:
@@ -190,6 +188,19 @@ def run_sweep(
     if not results:
         raise SweepError(f"sweep {sweep.name}: no cell is cached yet")
     return _write_tables(out_dir, results, per_query, with_significance=True)
+
+
+def _cell_tables(cid: str, hit: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A cell's results and per-query rows as the sweep tables hold them: keyed by its id, with its
+    run time (seconds) and, on each per-query row, the settings of :data:`PER_QUERY_EXTRA`."""
+    res = hit["results"].copy()
+    res.insert(0, "cell", cid)
+    res["cell_seconds"] = round(hit["seconds"], 1)
+    pq = hit["per_query"].copy()
+    pq.insert(0, "cell", cid)
+    for column in PER_QUERY_EXTRA:
+        pq[column] = res[column].iloc[0]
+    return res, pq
 
 
 CELLS = "sweep_cells"  # folder of the cell cache under the cache directory
@@ -223,6 +234,8 @@ PER_QUERY_EXTRA = ("variant", "chunk_size", "semantic_weight", "model", "protoco
 def read_published_cells(out_dir: Path) -> dict[str, dict]:
     """The cells of a published sweep folder, as the cell cache holds them (``results``, ``per_query``,
     ``run``, ``seconds``); only cells whose three parts are all there."""
+    import pandas as pd
+
     results_path, pq_path = out_dir / "results.csv", out_dir / "per_query.csv.gz"
     if not results_path.is_file() or not pq_path.is_file():
         return {}
@@ -247,6 +260,8 @@ def read_published_cells(out_dir: Path) -> dict[str, dict]:
 def _as_written(results: pd.DataFrame) -> pd.DataFrame:
     """Config columns read back from CSV as they were written: a column of whole numbers with gaps
     (``summary_chars`` of a baseline, ``seed``) holds ints and None again, not floats and NaN."""
+    import pandas as pd
+
     out = results.copy()
     for col in out.columns:
         if col in METRICS or col == "k" or not pd.api.types.is_float_dtype(out[col]):
@@ -266,8 +281,10 @@ def _write_run(path: Path, run: dict) -> None:
 
 
 def _write_tables(
-    out_dir: Path, results: list[pd.DataFrame], per_query: list[pd.DataFrame], with_significance: bool
+    out_dir: Path, results: list[pd.DataFrame], per_query: list[pd.DataFrame], *, with_significance: bool
 ) -> pd.DataFrame:
+    import pandas as pd
+
     table = pd.concat(results, ignore_index=True)
     table.to_csv(out_dir / "results.csv", index=False)
     pq_all = pd.concat(per_query, ignore_index=True)
@@ -281,6 +298,8 @@ def _write_tables(
 def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
     """Every pair of variants that share all other settings: paired permutation tests per metric and
     k (a variant with retrieval signals, ``…+…``, is paired with the plain variants only)."""
+    import pandas as pd
+
     setting_cols = [
         c
         for c in RunConfig().columns()

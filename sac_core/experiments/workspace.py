@@ -109,7 +109,7 @@ class Workspace:
             if isinstance(ranker, Retriever) and ranker.dense is not None:
                 model = (ranker.embedder.model, ranker.embedder.backend)
                 if model not in vectors:
-                    vectors[model] = ranker.embedder.encode([text], False, cache=self.cache_queries)
+                    vectors[model] = ranker.embedder.encode([text], progress=False, cache=self.cache_queries)
                 hits = ranker.search([text], k, vectors=vectors[model])[0]
             else:
                 hits = ranker.search([text], k)[0]

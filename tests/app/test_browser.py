@@ -18,13 +18,13 @@ from urllib.parse import urlparse
 import pytest
 from sqlalchemy import select
 
-from sac_core.dashboard import browser
-from sac_core.dashboard.browser import CHROMIUM, screenshot, settle
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
 from sac_core.dashboard.review.db import Label
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.dashboard.text import WORD_JOINER
 from sac_core.engine.data import available_datasets
+from sac_core.tooling import browser
+from sac_core.tooling.browser import CHROMIUM, screenshot, settle, wait_for_count
 
 BUILD_TIMEOUT = 240_000  # ms: the first build embeds the demo corpus on a busy 2-core machine
 
@@ -74,7 +74,7 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str, tmp
 
         page.goto(f"{server}/?dataset=demo_nda&q=demo_nda%2F1&k=3")
         page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)
-        settle(page)
+        wait_for_count(page, ".sac-hit", 3 * 3, BUILD_TIMEOUT / 1000)  # each column appears when built
         assert page.get_by_text("Demo corpus.").count() >= 1
         assert page.locator(".sac-hit").count() == 3 * 3  # three indexes × k=3 from the URL
         assert page.locator("mark.gold").count() >= 1
@@ -245,7 +245,7 @@ def test_hostile_names_documents_queries_and_summaries_stay_text_on_every_page(
         watch = Watch(page)
         page.goto(f"{running.url}/?k=4")
         page.wait_for_selector("mark.gold", timeout=BUILD_TIMEOUT)
-        settle(page)
+        wait_for_count(page, ".sac-hit", 3 * 4, BUILD_TIMEOUT / 1000)  # all three columns built
         watch.assert_clean("Compare")
         main = _text(page.locator('[data-testid="stMain"]').inner_text())
         assert HOSTILE_DATASET in main and "# Injected heading" in main  # shown, as text
@@ -302,8 +302,7 @@ def test_a_build_shows_progress_survives_a_reload_can_be_cancelled_and_fills_the
             os.kill(first[key], 0)
 
         page.get_by_role("button", name="Build again").first.click()
-        page.wait_for_selector(".sac-hit", timeout=BUILD_TIMEOUT)  # the result appears when the builds end
-        settle(page)
+        wait_for_count(page, ".sac-hit", 2 * 4, BUILD_TIMEOUT / 1000)  # each column appears when its build ends
         assert page.locator(".sac-hit").count() == 2 * 4  # two indexes, k = 4
         assert all(s["state"] == "done" for s in _statuses(cache).values())
 
@@ -326,8 +325,9 @@ def test_labels_given_with_the_keyboard_survive_a_reload(server: str, embed_cach
     )
     ws = Workspace.open(bench, cols, demo, embed_cache)
     db = rv.ReviewDB(f"sqlite:///{tmp_path / 'review.sqlite'}")
-    rv.create_session(db, "browser review", "tester", "demo", ws, cols, rv.sample_queries(bench, datasets, 2, 1),
-                      2, 5, {"how": "random"})  # fmt: skip
+    queries = rv.sample_queries(bench, datasets, 2, 1)
+    plan = rv.SessionPlan("browser review", "tester", "demo", cols, queries, 2, 5, {"how": "random"})
+    rv.create_session(db, ws, plan)
     env = {"SAC_CACHE_DIR": str(embed_cache), "SAC_REVIEW_DB": f"sqlite:///{tmp_path / 'review.sqlite'}"}
     with browser.session(env, tmp_path / "streamlit.log") as (running, page):
 

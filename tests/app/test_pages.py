@@ -580,10 +580,25 @@ def test_review_opens_a_session_of_this_data_folder_never_another_folders(env, t
     ws, cols = _demo_workspace(env)
     db = rv.ReviewDB(url)
     queries = rv.sample_queries(ws.bench, ws.bench.datasets, 2, 1)
-    rv.create_session(db, "on the demo", "a", "demo · full", ws, cols, queries, 2, 5, {}, folder=_demo_folder(env))
-    rv.create_session(db, "on LegalBench-RAG", "a", "legalbench-rag · lbr-mini · cuad", ws, cols, queries, 2, 5, {},
-                      folder=tmp_path / "legalbench-rag")  # fmt: skip
-    old = rv.create_session(db, "before folders", "a", "somewhere", ws, cols, queries, 2, 5, {})
+    rv.create_session(
+        db, ws, rv.SessionPlan("on the demo", "a", "demo · full", cols, queries, 2, 5, {}, folder=_demo_folder(env))
+    )
+    rv.create_session(
+        db,
+        ws,
+        rv.SessionPlan(
+            "on LegalBench-RAG",
+            "a",
+            "legalbench-rag · lbr-mini · cuad",
+            cols,
+            queries,
+            2,
+            5,
+            {},
+            folder=tmp_path / "legalbench-rag",
+        ),
+    )
+    old = rv.create_session(db, ws, rv.SessionPlan("before folders", "a", "somewhere", cols, queries, 2, 5, {}))
     with db.session() as s:  # a session of schema 1 whose documents are not in this folder
         for chunk in s.scalars(select(ReviewChunk).join(ReviewItem).where(ReviewItem.session_id == old)):
             chunk.file_path = f"cuad/gone-{chunk.id}.txt"
@@ -614,7 +629,9 @@ def _open_review_session(env: Path, tmp_path: Path, monkeypatch) -> tuple[AppTes
     monkeypatch.setenv("SAC_REVIEW_DB", url)
     ws, cols = _demo_workspace(env)
     queries = rv.sample_queries(ws.bench, ws.bench.datasets, 3, 1)
-    rv.create_session(rv.ReviewDB(url), "notes", "a", "demo", ws, cols, queries, 3, 5, {}, folder=_demo_folder(env))
+    rv.create_session(
+        rv.ReviewDB(url), ws, rv.SessionPlan("notes", "a", "demo", cols, queries, 3, 5, {}, folder=_demo_folder(env))
+    )
     return _review(), url
 
 

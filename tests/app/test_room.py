@@ -22,13 +22,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from sac_core.dashboard import browser, compare, state
+from sac_core.dashboard import compare, state
 from sac_core.dashboard import review as rv
-from sac_core.dashboard.browser import CHROMIUM, settle
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
 from sac_core.dashboard.review.db import Label, ReviewChunk, ReviewItem
 from sac_core.engine.data import available_datasets, load_benchmark
 from sac_core.experiments import Workspace
+from sac_core.tooling import browser
+from sac_core.tooling.browser import CHROMIUM, settle
 
 if not CHROMIUM.exists() and os.environ.get("CI"):
     pytest.fail(
@@ -223,20 +224,24 @@ def sessions(room: Room) -> dict[str, int]:
     queries = rv.sample_queries(room.demo_ws.bench, room.demo_ws.bench.datasets, 3, 1)
     ids = {
         "on the demo": rv.create_session(
-            db, "on the demo", "a", "demo · full", room.demo_ws, room.columns, queries, 3, 5, {}, folder=room.demo
+            db,
+            room.demo_ws,
+            rv.SessionPlan("on the demo", "a", "demo · full", room.columns, queries, 3, 5, {}, folder=room.demo),
         ),
         "on LegalBench-RAG": rv.create_session(
             db,
-            "on LegalBench-RAG",
-            "a",
-            "legalbench-rag · lbr-mini · cuad",
             room.demo_ws,
-            room.columns,
-            queries,
-            3,
-            5,
-            {},
-            folder=room.root / "legalbench-rag",
+            rv.SessionPlan(
+                "on LegalBench-RAG",
+                "a",
+                "legalbench-rag · lbr-mini · cuad",
+                room.columns,
+                queries,
+                3,
+                5,
+                {},
+                folder=room.root / "legalbench-rag",
+            ),
         ),
     }
     with db.session() as s:  # its documents exist only in that other folder

@@ -60,12 +60,12 @@ def test_a_folder_outside_the_data_roots_falls_back_to_the_demo(demo_dir, tmp_pa
 
 def test_providers_without_a_summary_file(tmp_path):
     (tmp_path / "benchmarks").mkdir()
-    src = state.DataSource(tmp_path, False, ("x",))
+    src = state.DataSource(tmp_path, demo=False, datasets=("x",))
     assert src.providers == ("extractive", "openai")
 
 
 def test_settings_base_config_carries_the_sidebar_choices(tmp_path):
-    src = state.DataSource(tmp_path, True, DEMO)
+    src = state.DataSource(tmp_path, demo=True, datasets=DEMO)
     cfg = state.Settings(src, tmp_path, "full", DEMO, "file", 300).base_config(chunk_size=200)
     assert (cfg.protocol, cfg.datasets, cfg.chunk_size) == ("full", DEMO, 200)
     assert (cfg.summary.provider, cfg.summary.chars) == ("file", 300)

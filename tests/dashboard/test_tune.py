@@ -76,7 +76,7 @@ def test_a_cell_computed_here_becomes_instant(published, demo_dir, tmp_path):
     setting = tune.TuneSetting(300, "file", 150, 1.0)
     lookup = tune.Lookup({}, cache)
     assert not all(lookup.available(c, bench) for c in setting.variants(BASE).values())
-    run_sweep(Sweep("here", tuple(setting.variants(BASE).values())), demo_dir, cache, tmp_path / "o", False)
+    run_sweep(Sweep("here", tuple(setting.variants(BASE).values())), demo_dir, cache, tmp_path / "o", progress=False)
     found = [tune.Lookup({}, cache).find(c, bench) for c in setting.variants(BASE).values()]
     assert all(f is not None and f.source == "computed here" for f in found)
 

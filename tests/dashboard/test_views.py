@@ -172,11 +172,3 @@ def test_chunk_range_around_starts_a_little_before_the_span():
     assert views.chunk_range_around(chunks, Span(FP, 55, 60)) == 3  # chunk 5 holds it, two earlier
     assert views.chunk_range_around(chunks, Span(FP, 5, 6)) == 0
     assert views.chunk_range_around(chunks, Span(FP, 500, 501)) == 9
-
-
-def test_absolute_paths_finds_machine_paths_also_inside_urls():
-    from sac_core.dashboard.browser import absolute_paths
-
-    text = "saved in sqlite:////tmp/tmpab/review.sqlite; data /work/shared/x; cache/tmp/y; https://a.org/home/z"
-    assert absolute_paths(text) == ["/tmp/tmpab/review.sqlite;", "/work/shared/x;"]
-    assert absolute_paths("sqlite:///cache/tmpab/review.sqlite and ../../tmp/x") == []

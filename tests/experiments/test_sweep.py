@@ -1,6 +1,5 @@
 """A tiny sweep on the demo benchmark: cells, cache, resume, partial publication, significance."""
 
-import math
 import shutil
 import time
 
@@ -8,7 +7,6 @@ import pandas as pd
 import pytest
 
 from sac_core.experiments import RunConfig
-from sac_core.experiments.bench import warm_sweep_seconds
 from sac_core.experiments.sweep import SweepError, load_sweep, run_sweep, significance
 
 SWEEP = """
@@ -109,17 +107,6 @@ def test_a_sweep_reuses_the_cells_another_published_sweep_holds(demo_dir, embed_
     empty = tmp_path / "empty-cache"
     table = run_sweep(sweep, demo_dir, empty, tmp_path / "out", progress=False, cached_only=True)
     assert table["cell"].nunique() == 6 and not (empty / "embeddings").exists()
-
-
-def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache, tmp_path):
-    path = tmp_path / "tiny.toml"
-    path.write_text(SWEEP)
-    sweep = load_sweep(path)
-    cached, total, seconds = warm_sweep_seconds(path, demo_dir, tmp_path / "empty-cache")
-    assert (cached, total) == (0, 6) and math.isnan(seconds)
-    run_sweep(sweep.__class__(sweep.name, sweep.cells[:1]), demo_dir, embed_cache, tmp_path / "a", progress=False)
-    cached, total, seconds = warm_sweep_seconds(path, demo_dir, embed_cache)
-    assert cached >= 1 and total == 6 and seconds > 0
 
 
 @pytest.mark.parametrize("with_signals", [False, True])

@@ -90,22 +90,27 @@ def _gold_chars(query: Query, file_path: str, start: int, end: int) -> int:
     return sum(max(0, min(end, g.end) - max(start, g.start)) for g in query.gold if g.file_path == file_path)
 
 
-def create_session(
-    db: ReviewDB,
-    name: str,
-    reviewer: str,
-    data: str,
-    ws: Workspace,
-    methods: Sequence[Column],
-    queries: Sequence[Query],
-    k: int,
-    seed: int,
-    sample: Mapping[str, object],
-    *,
-    folder: Path | None = None,
-) -> int:
-    """Retrieve the top ``k`` of every method for every query and store the session; its id.
-    ``folder``: the data folder the queries come from (recorded as :func:`folder_key`)."""
+@dataclass(frozen=True)
+class SessionPlan:
+    """A session to create: its name, who creates it, a label of the data, the methods (2–5
+    columns of the workspace) and queries to review, how many chunks of each (``k``), the seed of
+    the blind order, how the queries were sampled (kept with the session), and the data folder the
+    queries come from (recorded as :func:`folder_key`, so the session opens only there)."""
+
+    name: str
+    reviewer: str
+    data: str
+    methods: Sequence[Column]
+    queries: Sequence[Query]
+    k: int
+    seed: int
+    sample: Mapping[str, object]
+    folder: Path | None = None
+
+
+def create_session(db: ReviewDB, ws: Workspace, plan: SessionPlan) -> int:
+    """Retrieve the top ``k`` of every method for every query and store the session; its id."""
+    name, methods, queries, k, seed = plan.name, plan.methods, plan.queries, plan.k, plan.seed
     names = [m.name for m in methods]
     if not 2 <= len(names) <= len(LETTERS) or len(set(names)) != len(names):
         raise SessionError("choose 2 to 5 different methods to review")
@@ -117,8 +122,8 @@ def create_session(
         if s.scalar(select(ReviewSession.id).where(ReviewSession.name == name)) is not None:
             raise SessionError(f"a session named {name!r} exists already: open it to resume")
         session = ReviewSession(
-            name=name, created_by=reviewer, data=data, k=k, seed=seed, sample=dict(sample),
-            folder=None if folder is None else folder_key(folder),
+            name=name, created_by=plan.reviewer, data=plan.data, k=k, seed=seed, sample=dict(plan.sample),
+            folder=None if plan.folder is None else folder_key(plan.folder),
             methods=[{"name": m.name, "config": m.config.columns()} for m in methods],
         )  # fmt: skip
         s.add(session)

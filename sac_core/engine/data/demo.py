@@ -58,6 +58,23 @@ class _Clause:
     text: str
 
 
+# The NDA's clauses no query asks about, in the order they appear around the asked ones.
+_NDA_FILLER = (
+    '"Confidential Information" means all non-public information, in any form, disclosed by one party to '
+    "the other, including business plans, customer lists, software, know-how and financial data.",
+    "Confidential Information does not include information that is or becomes publicly available through no "
+    "fault of the Receiving Party, or that the Receiving Party already knew without restriction.",
+    "The Receiving Party may disclose Confidential Information to its employees and advisers who need to "
+    "know it for the Purpose and who are bound by obligations at least as protective as these.",
+    "Nothing in this Agreement grants any licence or right in any intellectual property of the Disclosing "
+    "Party, and all Confidential Information remains the property of the Disclosing Party.",
+    "Each party acknowledges that damages may be an inadequate remedy and that the Disclosing Party may seek "
+    "injunctive relief for any threatened or actual breach of this Agreement.",
+    "This Agreement is the entire agreement of the parties on its subject and may be amended only in writing "
+    "signed by both parties. Neither party may assign it without the other's prior written consent.",
+)
+
+
 def _nda(i: int, rng: random.Random) -> tuple[str, list[_Clause], dict[str, str]]:
     a, b = PARTIES[i]
     facts = {
@@ -96,20 +113,7 @@ def _nda(i: int, rng: random.Random) -> tuple[str, list[_Clause], dict[str, str]
             f'{facts["purpose"]} between the parties (the "Purpose").',
         ),
     ]
-    filler = [
-        '"Confidential Information" means all non-public information, in any form, disclosed by one party to '
-        "the other, including business plans, customer lists, software, know-how and financial data.",
-        "Confidential Information does not include information that is or becomes publicly available through no "
-        "fault of the Receiving Party, or that the Receiving Party already knew without restriction.",
-        "The Receiving Party may disclose Confidential Information to its employees and advisers who need to "
-        "know it for the Purpose and who are bound by obligations at least as protective as these.",
-        "Nothing in this Agreement grants any licence or right in any intellectual property of the Disclosing "
-        "Party, and all Confidential Information remains the property of the Disclosing Party.",
-        "Each party acknowledges that damages may be an inadequate remedy and that the Disclosing Party may seek "
-        "injunctive relief for any threatened or actual breach of this Agreement.",
-        "This Agreement is the entire agreement of the parties on its subject and may be amended only in writing "
-        "signed by both parties. Neither party may assign it without the other's prior written consent.",
-    ]
+    filler = list(_NDA_FILLER)
     head = (
         f"MUTUAL NON-DISCLOSURE AGREEMENT\n\nThis Mutual Non-Disclosure Agreement is entered into as of "
         f'{facts["date"]} by and between {a} ("{a.split()[0]}") and {b} ("{b.split()[0]}").\n\n'

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import diskcache
 import numpy as np
-from tqdm.auto import tqdm
 
+from ..progress import progress_bar
 from .encoders import BACKENDS, Encoder, load_encoder
 from .models import model_id
 
@@ -98,6 +98,7 @@ class Embedder:
     def encode(
         self,
         texts: Sequence[str],
+        *,
         progress: bool = True,
         desc: str = "embedding",
         on_progress: Callable[[int, int], None] | None = None,
@@ -122,7 +123,10 @@ class Embedder:
                 else:
                     unique[key] = np.frombuffer(raw, dtype=np.float32)
         if missing:
-            self._fill(missing, unique, progress, desc, on_progress)
+            # why fewer texts are embedded than given: repeated texts are embedded once, cached ones not again
+            repeated, cached = len(keys) - len(unique), len(unique) - len(missing)
+            desc = f"{desc} ({len(missing):,} new of {len(keys):,}: {repeated:,} repeated, {cached:,} cached)"
+            self._fill(missing, unique, progress=progress, desc=desc, on_progress=on_progress)
         if not keys:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([v for v in (unique[k] for k in keys) if v is not None]).astype(np.float32, copy=False)
@@ -131,13 +135,14 @@ class Embedder:
         self,
         missing: dict[str, str],
         out: dict[str, np.ndarray | None],
+        *,
         progress: bool,
         desc: str,
         on_progress: Callable[[int, int], None] | None,
     ) -> None:
         order = sorted(missing, key=lambda k: len(missing[k]))  # similar lengths batch with less padding
-        bar = tqdm(total=len(order), desc=desc, unit="text", disable=not progress)
         encoder = self.encoder  # load the model first, so the progress clock times only the encoding
+        bar = progress_bar(total=len(order), desc=desc, unit="text", disable=not progress)
         if on_progress:
             on_progress(0, len(order))  # the work starts: lets a caller time it
         # Blocks of similar lengths (little padding), taken in a fixed shuffled order: the rate seen

@@ -19,6 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..progress import quiet_library_bars
 from .models import resolve_model_path
 from .onnx_encoder import OnnxEncoder
 
@@ -60,6 +61,7 @@ class TorchEncoder:
 
 def load_encoder(model: str, backend: str, cache_dir: Path) -> Encoder:
     """The encoder for ``model`` on ``backend`` (``cache_dir`` keeps the ONNX export)."""
+    quiet_library_bars()  # no "Loading weights" bar in a log file
     if backend == "torch":
         return TorchEncoder(resolve_model_path(model, cache_dir))
     if backend in ("onnx", "onnx-int8"):

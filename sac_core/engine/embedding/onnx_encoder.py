@@ -23,7 +23,7 @@ class OnnxEncoder:
     """The model's transformer in ONNX Runtime; ``int8``: its weights dynamically quantised to 8 bits
     (``onnxruntime.quantization.quantize_dynamic``), faster and close but not identical."""
 
-    def __init__(self, model_path: str, cache_dir: Path, int8: bool = False) -> None:
+    def __init__(self, model_path: str, cache_dir: Path, *, int8: bool = False) -> None:
         import onnxruntime as ort
         from sentence_transformers import SentenceTransformer
 
@@ -33,7 +33,7 @@ class OnnxEncoder:
         self.dim = int(st.get_embedding_dimension() or 0)
         pooling = next((m for m in st if type(m).__name__ == "Pooling"), None)
         mode = getattr(pooling, "pooling_mode", None) or (
-            "cls" if getattr(pooling, "pooling_mode_cls_token", False) else "mean"
+            "cls" if getattr(pooling, "pooling_mode_cls_token", None) else "mean"
         )
         if mode not in ("mean", "cls"):
             raise ValueError(f"ONNX backend supports mean or CLS pooling, {model_path} uses {mode!r}")

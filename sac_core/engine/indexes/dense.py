@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import faiss
 import numpy as np
 
 from .ranked import Ranked
@@ -21,6 +20,8 @@ EF_CONSTRUCTION = 200  # candidates while building an HNSW graph
 class DenseIndex:
     def __init__(self, vectors: np.ndarray) -> None:
         """Exact search: every vector compared with the query."""
+        import faiss  # ~0.3 s to import: only when an index is made or read (`sac --help` stays instant)
+
         self.index: Any = faiss.IndexFlatIP(vectors.shape[1])
         self.index.add(np.ascontiguousarray(vectors, dtype=np.float32))
 
@@ -28,6 +29,8 @@ class DenseIndex:
     def hnsw(cls, vectors: np.ndarray, m: int = 32, ef_search: int = 128) -> DenseIndex:
         """Approximate search for large pools: an HNSW graph (``m`` links per vector), inner product;
         a search visits ``ef_search`` candidates (recall against the exact index: ``sac bench``)."""
+        import faiss
+
         index = faiss.IndexHNSWFlat(vectors.shape[1], m, faiss.METRIC_INNER_PRODUCT)
         index.hnsw.efConstruction = EF_CONSTRUCTION
         index.add(np.ascontiguousarray(vectors, dtype=np.float32))
@@ -36,6 +39,8 @@ class DenseIndex:
 
     @property
     def kind(self) -> str:
+        import faiss
+
         return "hnsw" if isinstance(self.index, faiss.IndexHNSW) else "flat"
 
     def vectors(self) -> np.ndarray:
@@ -55,9 +60,13 @@ class DenseIndex:
 
     @classmethod
     def load(cls, path: Path) -> DenseIndex:
+        import faiss
+
         return cls.from_faiss(faiss.read_index(str(path)))
 
     def save(self, path: Path) -> None:
+        import faiss
+
         faiss.write_index(self.index, str(path))
 
     @property

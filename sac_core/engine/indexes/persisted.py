@@ -23,11 +23,12 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .dense import DenseIndex
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 FORMAT = 1  # bump when the folder layout changes; older folders are then stale
 DENSE, CHUNKS, MANIFEST = "dense.faiss", "chunks.parquet", "manifest.json"
@@ -55,6 +56,8 @@ def save_index(
 ) -> None:
     """Write an index folder atomically (replacing an older one at ``folder``). ``spans`` are the
     chunks' ``(file_path, start, end)`` and ``indexed`` the texts they were indexed under, in pool order."""
+    import pandas as pd
+
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
@@ -92,6 +95,8 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
 
 def load_index(folder: Path) -> SavedIndex | None:
     """The index in ``folder``, or None when it is missing or incomplete."""
+    import pandas as pd
+
     folder = Path(folder)
     manifest = read_manifest(folder)
     if manifest is None:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..data import Query, Span
 from .drm import drm
 from .ranking import hit, mrr, ndcg
 from .spans import precision_recall
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 DEFAULT_KS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 METRICS: tuple[str, ...] = ("drm", "precision", "recall", "hit", "mrr", "ndcg")
@@ -35,6 +37,8 @@ def score_run(
     queries: Sequence[Query], run: dict[str, list[Span]], ks: Sequence[int] = DEFAULT_KS, mode: str = "merged"
 ) -> pd.DataFrame:
     """One row per (query, k): ``query_id, dataset, k`` and every metric. Missing query → empty retrieval."""
+    import pandas as pd
+
     rows = [
         {"query_id": q.query_id, "dataset": q.dataset, "k": k, **score_query(run.get(q.query_id, []), q, k, mode)}
         for q in queries
@@ -45,6 +49,8 @@ def score_run(
 
 def mean_by_dataset(per_query: pd.DataFrame) -> pd.DataFrame:
     """Means per (dataset, k), plus dataset ``ALL`` = macro mean over datasets (each weighs the same)."""
+    import pandas as pd
+
     per_ds = per_query.groupby(["dataset", "k"], sort=False)[list(METRICS)].mean().reset_index()
     macro = per_ds.groupby("k", sort=False)[list(METRICS)].mean().reset_index()
     macro.insert(0, "dataset", "ALL")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import faiss
 import numpy as np
 
 SILHOUETTE_SAMPLE = 5000  # chunks (a seeded sample above this)
@@ -27,6 +26,8 @@ def own_document_share(vectors: np.ndarray, documents: Sequence[str], k: int = 1
     if n < 2:
         return float("nan")
     k = min(k, n - 1)
+    import faiss  # heavy: only when separation is measured
+
     index = faiss.IndexFlatIP(vectors.shape[1])
     index.add(np.ascontiguousarray(vectors, dtype=np.float32))
     _, ids = index.search(np.ascontiguousarray(vectors, dtype=np.float32), k + 1)

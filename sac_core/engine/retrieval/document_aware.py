@@ -88,8 +88,10 @@ class DocumentAwareRetriever:
         """Top-k hits per query (the parts of a split query are encoded here, cached)."""
         s = self.signals
         parts = [split_query(q) if s.split_query else QueryParts(q, q) for q in queries]
-        questions = self.embedder.encode([p.question for p in parts], progress, "embedding questions")
-        references = self.embedder.encode([p.document for p in parts], False) if s.scores_documents else questions
+        questions = self.embedder.encode([p.question for p in parts], progress=progress, desc="embedding questions")
+        references = (
+            self.embedder.encode([p.document for p in parts], progress=False) if s.scores_documents else questions
+        )
         out = []
         for query, part, qv, rv in zip(queries, parts, questions, references):
             scores, order = self._rank(query, part, qv, rv, max(k, s.rerank_depth if s.rerank_model else k))
@@ -113,7 +115,7 @@ class DocumentAwareRetriever:
         if s.expansion == "llm" and self.parts.rewriter is not None:
             rewrites = self.parts.rewriter.rewrites(part.question, s.expansion_n)
             if rewrites:
-                extra = self.embedder.encode(rewrites, False)
+                extra = self.embedder.encode(rewrites, progress=False)
                 score = rrf([score] + [self.vectors @ v + prior for v in extra])
         lists, weights = [score], [self.base.semantic_weight]
         if self.base.bm25 is not None:
@@ -154,6 +156,6 @@ class DocumentAwareRetriever:
         assert self.parts.reranker is not None
         depth = self.signals.rerank_depth
         texts = [self.pool.chunks[int(i)].text for i in order[:depth]]
-        chunk_vectors = self.parts.reranker.encode(texts, False)
-        query_vector = self.parts.reranker.encode([question], False)[0]
+        chunk_vectors = self.parts.reranker.encode(texts, progress=False)
+        query_vector = self.parts.reranker.encode([question], progress=False)[0]
         return rerank(order, chunk_vectors, query_vector, depth, self.signals.rerank_weight)

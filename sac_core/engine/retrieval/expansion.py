@@ -18,7 +18,6 @@ from pathlib import Path
 
 import diskcache
 import numpy as np
-import openai
 
 PRF_BETA = 0.5
 PROMPT = (
@@ -46,6 +45,8 @@ class LLMRewriter:
     ) -> None:
         self.model = model
         self.cache = diskcache.Cache(str(Path(cache_dir) / "expansions"), eviction_policy="none")
+        import openai  # ~1 s to import: only when rewrites are asked for
+
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=3) if api_key else None
         self.requests = 0  # requests actually sent (cache misses)
 
@@ -60,6 +61,8 @@ class LLMRewriter:
             return [str(x) for x in cached]
         if self._client is None:
             raise ExpansionError(f"query expansion 'llm' needs OPENAI_API_KEY (question {question[:60]!r})")
+        import openai
+
         try:
             response = self._client.chat.completions.create(
                 model=self.model,

@@ -35,7 +35,9 @@ class Retriever:
         self.semantic_weight = semantic_weight
         self.fusion_depth = fusion_depth
         if semantic_weight > 0 and dense is None:
-            dense = make_dense(embedder.encode(pool.indexed, progress, "embedding chunks", on_progress))
+            dense = make_dense(
+                embedder.encode(pool.indexed, progress=progress, desc="embedding chunks", on_progress=on_progress)
+            )
         self.dense = dense if semantic_weight > 0 else None
         self.bm25 = BM25Index(pool.indexed) if semantic_weight < 1 else None
 

@@ -94,7 +94,7 @@ def _positive_int(name: str, value: object, minimum: int = 1) -> None:
         raise SummaryError(f"summary setting '{name}' must be an integer >= {minimum}, got {value!r}")
 
 
-def prompt_label(prompt: str, strict: bool = True) -> str:
+def prompt_label(prompt: str, *, strict: bool = True) -> str:
     """The prompt name used in summary files: a built-in id as given, a prompt file's ``id``."""
     if prompt in builtin_prompt_ids() or not (prompt.endswith(".json") or os.sep in prompt or "/" in prompt):
         return prompt

@@ -10,12 +10,11 @@ file only when it resolves inside a root.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..data import BenchmarkError, confined
-from .errors import SummaryError
+from .errors import SummaryError, json_object
 from .prompts import Prompt
 from .provider import SummaryResult
 
@@ -39,15 +38,7 @@ def read_summary_file(path: Path, prompt: str, chars: int) -> dict[str, str]:
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise SummaryError(f"{path}, line {n}: invalid JSON: {e.msg} (column {e.colno})") from None
-        if not isinstance(row, dict):
-            raise SummaryError(f"{path}, line {n}: expected a JSON object with fields {', '.join(_FIELDS)}")
-        missing = [f for f in _FIELDS if f not in row]
-        if missing:
-            raise SummaryError(f"{path}, line {n}: missing field(s) {', '.join(missing)}")
+        row = json_object(line, str(path), _FIELDS, line=n)
         if row["prompt"] == prompt and row["chars"] == chars:
             if not isinstance(row["summary"], str):
                 raise SummaryError(f"{path}, line {n}: field 'summary' is not a string")

@@ -137,7 +137,7 @@ def shorten_document(text: str, max_tokens: int = DEFAULT_MAX_INPUT_TOKENS, mode
         raise ValueError(f"max_tokens must be at least 2, got {max_tokens}")
     tokens = count_tokens(text, model)
     if tokens <= max_tokens:
-        return Shortened(text, False, tokens)
+        return Shortened(text, truncated=False, tokens=tokens)
     half = max_tokens // 2
     enc = _encoding(model)
     if enc is None:
@@ -145,4 +145,4 @@ def shorten_document(text: str, max_tokens: int = DEFAULT_MAX_INPUT_TOKENS, mode
     else:
         ids = enc.encode(text, disallowed_special=())
         head, tail = enc.decode(ids[:half]), enc.decode(ids[-half:])
-    return Shortened(f"{head}{TRUNCATION_MARKER}{tail}", True, tokens)
+    return Shortened(f"{head}{TRUNCATION_MARKER}{tail}", truncated=True, tokens=tokens)

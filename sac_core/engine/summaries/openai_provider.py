@@ -23,16 +23,14 @@ import threading
 import time
 from typing import Any
 
-import openai
-
+from .config import SummaryConfig
 from .errors import SummaryError
-from .length import DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_RETRIES, control_length, max_output_tokens, shorten_document
+from .length import control_length, max_output_tokens, shorten_document
 from .prompts import Prompt
 from .provider import SummaryResult
 
 log = logging.getLogger(__name__)
 
-_RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
 MAX_BACKOFF = 60.0  # seconds
 
 
@@ -41,45 +39,30 @@ class OpenAIProvider:
 
     name = "openai"
 
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        model: str = "gpt-4o-mini",
-        base_url: str | None = None,
-        temperature: float = 0.0,
-        retry_temperature: float = 1.0,
-        max_length_retries: int = DEFAULT_MAX_RETRIES,
-        max_input_tokens: int = DEFAULT_MAX_INPUT_TOKENS,
-        max_api_retries: int = 5,
-        base_delay: float = 1.0,
-        timeout: float = 60.0,
-        connect_timeout: float = 5.0,
-        deadline: float = 60.0,
-    ) -> None:
-        self.model = model
-        self.temperature = temperature
-        self.retry_temperature = retry_temperature
-        self.max_length_retries = max_length_retries
-        self.max_input_tokens = max_input_tokens
-        self.max_api_retries = max_api_retries
-        self.base_delay = base_delay
-        self.timeout = timeout
-        self.connect_timeout = connect_timeout
-        self.deadline = deadline
+    def __init__(self, config: SummaryConfig, *, api_key: str, base_url: str | None = None) -> None:
+        """``config``: model, temperatures, retry limits, input budget (tokens), timeouts and the
+        deadline (seconds); ``base_url``: the endpoint (None: api.openai.com)."""
+        import openai  # ~1 s to import: only when summaries are requested (`sac --help` stays instant)
+
+        self.config = config  # holds no secret: SummaryConfig has no key field
+        self.model = config.model
         self._stopped = threading.Event()  # set when a document gave up: the server is unusable
         self._why = ""
-        self._client = openai.OpenAI(
-            api_key=api_key, base_url=base_url, max_retries=0, timeout=openai.Timeout(timeout, connect=connect_timeout)
-        )
+        timeout = openai.Timeout(config.timeout, connect=config.connect_timeout)
+        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout)
 
     def __repr__(self) -> str:
         return f"OpenAIProvider(model={self.model!r}, base_url={str(self._client.base_url)!r})"
 
     def summarize(self, file_path: str, text: str, prompt: Prompt, char_length: int) -> SummaryResult:
-        document = shorten_document(text, self.max_input_tokens, self.model)
+        document = shorten_document(text, self.config.max_input_tokens, self.model)
         if document.truncated:
-            log.info("%s: %d tokens > %d, summarising head and tail", file_path, document.tokens, self.max_input_tokens)
+            log.info(
+                "%s: %d tokens > %d, summarising head and tail",
+                file_path,
+                document.tokens,
+                self.config.max_input_tokens,
+            )
         messages: list[dict[str, str]] = [{"role": "user", "content": prompt.render(document.text, char_length)}]
         usage = [0, 0]
 
@@ -87,7 +70,7 @@ class OpenAIProvider:
             if previous is not None:
                 messages.append({"role": "assistant", "content": previous})
                 messages.append({"role": "user", "content": prompt.retry_message(target)})
-            temperature = self.temperature if previous is None else self.retry_temperature
+            temperature = self.config.temperature if previous is None else self.config.retry_temperature
             answer, tokens_in, tokens_out = self._chat(file_path, messages, temperature, max_output_tokens(char_length))
             usage[0] += tokens_in
             usage[1] += tokens_out
@@ -95,7 +78,7 @@ class OpenAIProvider:
                 raise SummaryError(f"{file_path}: model {self.model!r} returned an empty summary")
             return answer
 
-        result = control_length(ask, char_length, self.max_length_retries)
+        result = control_length(ask, char_length, self.config.max_retries_length)
         if result.cut:
             retries, length = len(result.attempts) - 1, result.attempts[-1][1]
             log.info("%s: still %d characters after %d retries, cut at a word boundary", file_path, length, retries)
@@ -105,10 +88,19 @@ class OpenAIProvider:
         self, file_path: str, messages: list[dict[str, str]], temperature: float, max_tokens: int
     ) -> tuple[str, int, int]:
         """One completion: (answer, input tokens, output tokens), retrying transient failures until
-        ``max_api_retries`` retries or ``deadline`` seconds have passed, whichever comes first."""
+        ``max_retries_api`` retries or ``deadline`` seconds have passed, whichever comes first."""
+        import openai
+
+        retryable = (
+            openai.RateLimitError,
+            openai.InternalServerError,
+            openai.APITimeoutError,
+            openai.APIConnectionError,
+        )
+        c = self.config
         t0 = time.monotonic()
-        ends = t0 + self.deadline
-        for attempt in range(self.max_api_retries + 1):
+        ends = t0 + c.deadline
+        for attempt in range(c.max_retries_api + 1):
             if self._stopped.is_set():
                 raise SummaryError(f"{file_path}: not requested: {self._why}")
             left = max(0.1, ends - time.monotonic())
@@ -118,17 +110,23 @@ class OpenAIProvider:
                     messages=messages,  # type: ignore[arg-type]
                     temperature=temperature,
                     max_tokens=max_tokens,
-                    timeout=openai.Timeout(min(self.timeout, left), connect=min(self.connect_timeout, left)),
+                    timeout=openai.Timeout(min(c.timeout, left), connect=min(c.connect_timeout, left)),
                 )
-            except _RETRYABLE as e:
+            except retryable as e:
                 delay = self._delay(attempt, e)
-                if attempt == self.max_api_retries or time.monotonic() + delay >= ends:
+                if attempt == c.max_retries_api or time.monotonic() + delay >= ends:
                     spent = time.monotonic() - t0
                     why = f"{self._describe(e)}; gave up after {attempt + 1} requests in {spent:.0f} s"
                     self._stop(why)
                     raise SummaryError(f"{file_path}: {why}") from None
-                log.warning("%s: %s; retry %d of %d in %.1f s", file_path, self._describe(e), attempt + 1,
-                            self.max_api_retries, delay)  # fmt: skip
+                log.warning(
+                    "%s: %s; retry %d of %d in %.1f s",
+                    file_path,
+                    self._describe(e),
+                    attempt + 1,
+                    c.max_retries_api,
+                    delay,
+                )
                 if self._stopped.wait(delay):
                     raise SummaryError(f"{file_path}: not requested: {self._why}") from None
                 continue
@@ -151,7 +149,7 @@ class OpenAIProvider:
             self._stopped.set()
 
     def _delay(self, attempt: int, error: Exception) -> float:
-        delay = self.base_delay * 2**attempt
+        delay = self.config.retry_base_delay * 2**attempt
         response = getattr(error, "response", None)
         if response is not None:
             with contextlib.suppress(ValueError):  # a date instead of seconds: keep our own delay
@@ -159,6 +157,8 @@ class OpenAIProvider:
         return min(delay, MAX_BACKOFF)
 
     def _describe(self, error: Exception) -> str:
+        import openai
+
         if isinstance(error, openai.APITimeoutError):
             return f"request to {self._client.base_url} timed out"
         if isinstance(error, openai.APIConnectionError):

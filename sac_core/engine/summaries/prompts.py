@@ -42,7 +42,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from .errors import SummaryError
+from .errors import SummaryError, json_object
 
 # The SAC authors' length-retry message (used when a prompt file has no retry_template).
 DEFAULT_RETRY_TEMPLATE = (
@@ -125,15 +125,7 @@ def load_prompt(prompt: str | Path) -> Prompt:
 
 
 def _parse(raw: str, where: str) -> Prompt:
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as e:
-        raise SummaryError(f"{where}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    if not isinstance(data, dict):
-        raise SummaryError(f"{where}: expected a JSON object with fields {', '.join(_REQUIRED)}")
-    missing = [f for f in _REQUIRED if f not in data]
-    if missing:
-        raise SummaryError(f"{where}: missing field(s) {', '.join(missing)}")
+    data = json_object(raw, where, _REQUIRED)
     unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL))
     if unknown:
         allowed = ", ".join(_REQUIRED + _OPTIONAL)

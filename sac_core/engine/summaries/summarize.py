@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tqdm import tqdm
-
+from ..progress import progress_bar
 from .cache import SummaryCache, cache_key
 from .config import SummaryConfig, prompt_label
 from .errors import SummaryError
@@ -70,7 +69,7 @@ class CostEstimate:
         )
 
 
-def make_provider(config: SummaryConfig, api_key: str | None = None) -> Provider:
+def make_provider(config: SummaryConfig, *, api_key: str | None = None) -> Provider:
     """The provider ``config`` names; for ``openai`` the key is ``api_key`` or ``$OPENAI_API_KEY``."""
     if config.provider == "extractive":
         return ExtractiveProvider()
@@ -86,26 +85,14 @@ def make_provider(config: SummaryConfig, api_key: str | None = None) -> Provider
                 f"or set {BASE_URL_ENV} / base_url for a local server, or use provider 'extractive'"
             )
         key = "no-key"  # local OpenAI-compatible servers (vLLM, Ollama, llama.cpp) ignore it
-    return OpenAIProvider(
-        api_key=key,
-        model=config.model,
-        base_url=base_url,
-        temperature=config.temperature,
-        retry_temperature=config.retry_temperature,
-        max_length_retries=config.max_retries_length,
-        max_input_tokens=config.max_input_tokens,
-        max_api_retries=config.max_retries_api,
-        base_delay=config.retry_base_delay,
-        timeout=config.timeout,
-        connect_timeout=config.connect_timeout,
-        deadline=config.deadline,
-    )
+    return OpenAIProvider(config, api_key=key, base_url=base_url)
 
 
 def summarize_documents(
     documents: Mapping[str, str],
     config: SummaryConfig,
     cache_dir: Path,
+    *,
     api_key: str | None = None,
     progress: bool = True,
 ) -> dict[str, SummaryRecord]:
@@ -131,7 +118,7 @@ def summarize_documents(
                 todo.append((file_path, text, key))
         if not todo:  # everything cached: no provider needed (no key, no network)
             return {file_path: records[file_path] for file_path in documents}
-        provider = make_provider(config, api_key)
+        provider = make_provider(config, api_key=api_key)
 
         def work(file_path: str, text: str, key: str) -> tuple[str, dict[str, Any]]:
             result = provider.summarize(file_path, text, prompt, config.chars)
@@ -145,7 +132,8 @@ def summarize_documents(
             return file_path, value
 
         label = f"summaries ({provider.name}, {prompt.id}, {config.chars} chars)"
-        with tqdm(total=len(documents), initial=len(records), desc=label, unit="doc", disable=not progress) as bar:
+        bar = progress_bar(total=len(documents), initial=len(records), desc=label, unit="doc", disable=not progress)
+        with bar:
             done: Iterator[tuple[str, dict[str, Any]]]
             if config.provider != "openai":  # offline: no network, nothing to wait for
                 done = (work(*item) for item in todo)
@@ -264,7 +252,7 @@ class _Identity:
 
 
 def _record(
-    file_path: str, value: dict[str, Any], provider: Provider | _Identity, prompt: Prompt, chars: int, cached: bool
+    file_path: str, value: dict[str, Any], provider: Provider | _Identity, prompt: Prompt, chars: int, *, cached: bool
 ) -> SummaryRecord:
     return SummaryRecord(
         file_path=file_path,

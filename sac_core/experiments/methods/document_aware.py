@@ -50,7 +50,7 @@ def signal_parts(config: RunConfig, ctx: OpenContext, retriever: Retriever) -> S
     documents = None
     if s.scores_documents:
         summaries = ctx.summaries(document_summary_config(config)) if s.doc_repr == "summary" else None
-        vectors = embedder.encode(representations(texts, s.doc_repr, summaries), False)
+        vectors = embedder.encode(representations(texts, s.doc_repr, summaries), progress=False)
         documents = DocumentScorer(paths, vectors, [texts[p] for p in paths], s.doc_bm25)
     entities = EntityIndex(texts, retriever.pool.chunks) if s.entity_weight else None
     sections, section_vectors = {}, {}
@@ -73,7 +73,7 @@ def signal_parts(config: RunConfig, ctx: OpenContext, retriever: Retriever) -> S
             }
         for fp in paths:
             keys = [f"{fp}#{i}" for i in range(len(sections[fp]))]
-            section_vectors[fp] = embedder.encode([summaries_by_key[key] for key in keys], False)
+            section_vectors[fp] = embedder.encode([summaries_by_key[key] for key in keys], progress=False)
     rewriter = None
     if s.expansion == "llm":
         key = ctx.api_key or os.environ.get("OPENAI_API_KEY")

@@ -33,8 +33,8 @@ def workspace(demo_dir, embed_cache) -> Workspace:
 
 def _session(db: rv.ReviewDB, ws: Workspace, name: str = "s1", size: int = 5, k: int = 3) -> int:
     queries = rv.sample_queries(ws.bench, DEMO, size, seed=1)
-    return rv.create_session(db, name, "alice", "demo", ws, ws.columns, queries, k, seed=7,
-                             sample={"datasets": list(DEMO), "size": size, "seed": 1})  # fmt: skip
+    sample = {"datasets": list(DEMO), "size": size, "seed": 1}
+    return rv.create_session(db, ws, rv.SessionPlan(name, "alice", "demo", ws.columns, queries, k, 7, sample))
 
 
 def test_a_session_stores_every_query_with_a_reproducible_blind_order(db_url, workspace):
@@ -250,10 +250,14 @@ def test_sessions_belong_to_the_data_folder_they_were_made_on(db_url, workspace,
     db = rv.ReviewDB(db_url)
     queries = rv.sample_queries(workspace.bench, DEMO, 2, seed=1)
     for name, folder in (("here, older", demo_dir), ("elsewhere", tmp_path / "lbr"), ("here", demo_dir)):
-        rv.create_session(db, name, "alice", "x", workspace, workspace.columns, queries, 2, 7, {}, folder=folder)
+        rv.create_session(
+            db, workspace, rv.SessionPlan(name, "alice", "x", workspace.columns, queries, 2, 7, {}, folder=folder)
+        )
         time.sleep(0.01)  # distinct creation times
-    rv.create_session(db, "elsewhere, newest", "alice", "x", workspace, workspace.columns, queries, 2, 7, {},
-                      folder=tmp_path / "other")  # fmt: skip
+    plan = rv.SessionPlan(
+        "elsewhere, newest", "alice", "x", workspace.columns, queries, 2, 7, {}, folder=tmp_path / "other"
+    )
+    rv.create_session(db, workspace, plan)
     choice = rv.session_choice(db.sessions(), demo_dir)
     assert choice.names[:2] == ("here", "here, older") and choice.index == 0  # this folder's newest by default
     assert choice.elsewhere == {"elsewhere", "elsewhere, newest"} and not choice.unknown

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
-from sac_core.experiments import OpenContext, RunConfig
-from sac_core.experiments.bench import loaded_memory, memory_configs
+from sac_core.experiments import OpenContext, RunConfig, load_sweep, run_sweep
 from sac_core.experiments.methods import BASELINE
+from sac_core.tooling.bench import loaded_memory, memory_configs, warm_sweep_seconds
 
 DEMO = ("demo_nda", "demo_privacy")
 BASE = RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider="file", chars=150))
@@ -28,3 +29,29 @@ def test_loaded_memory_opens_three_saved_copies_in_a_fresh_process(demo_dir: Pat
     m = loaded_memory(demo_dir, tmp_path, "full", DEMO, "baseline-x3")
     assert m["chunks"] == 3 * len(pool)
     assert m["peak_rss_mb"] > 100 and m["load_s"] >= 0
+
+
+# Its own ks, so its cells are not the ones tests/experiments/test_sweep.py expects uncached.
+SWEEP = """
+name = "tiny"
+[base]
+protocol = "full"
+datasets = ["demo_nda", "demo_privacy"]
+ks = [1, 2]
+"summary.provider" = "file"
+[[grid]]
+method = ["baseline", "sac"]
+"summary.prompt" = ["generic", "expert"]
+semantic_weight = [1.0, 0.5]
+"""
+
+
+def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache, tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text(SWEEP)
+    sweep = load_sweep(path)
+    cached, total, seconds = warm_sweep_seconds(path, demo_dir, tmp_path / "empty-cache")
+    assert (cached, total) == (0, 6) and math.isnan(seconds)
+    run_sweep(sweep.__class__(sweep.name, sweep.cells[:1]), demo_dir, embed_cache, tmp_path / "a", progress=False)
+    cached, total, seconds = warm_sweep_seconds(path, demo_dir, embed_cache)
+    assert cached >= 1 and total == 6 and seconds > 0

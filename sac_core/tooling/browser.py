@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +27,10 @@ CHROMIUM_ARGS = (
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 )  # fmt: skip
 VIEWPORT = {"width": 1500, "height": 1000}
+
+
+class ScreenshotError(RuntimeError):
+    """A page could not be shot, or showed something a committed picture must not (an absolute path)."""
 
 
 def free_port() -> int:
@@ -44,6 +47,8 @@ class Server:
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
+    import urllib.request  # (loads ssl: only when a server is started)
+
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -115,6 +120,17 @@ def settle(page: Any, timeout: float = 60) -> None:
         running = page.locator('[data-testid="stStatusWidget"]').count() > 0
         quiet = 0 if running else quiet + 1
         page.wait_for_timeout(400)
+
+
+def wait_for_count(page: Any, selector: str, count: int, timeout: float = 240) -> None:
+    """Wait until the page shows exactly ``count`` elements matching ``selector`` (CSS), then settle.
+
+    Compare shows each column as soon as its index is built, so the first card is not the last.
+    """
+    page.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(sel).length === n", arg=[selector, count], timeout=timeout * 1000
+    )
+    settle(page)
 
 
 def screenshot(page: Any, path: Path) -> Path:

@@ -13,19 +13,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..dashboard import review
+from ..dashboard.compare import compare_columns, default_methods
+from ..dashboard.curves import demo_sweep, run_with_progress
+from ..dashboard.state import ensure_demo_corpus
 from ..engine.data import available_datasets, load_benchmark
 from ..engine.summaries import SummaryConfig
 from ..experiments import RunConfig, Workspace
-from . import browser, review
-from .compare import compare_columns, default_methods
-from .curves import demo_sweep, run_with_progress
-from .state import ensure_demo_corpus
+from . import browser
+from .browser import ScreenshotError
 
 BUILD_TIMEOUT = 1_800_000  # ms: a cold build of the real lbr-mini indexes takes minutes
-
-
-class ScreenshotError(RuntimeError):
-    """A page could not be shot, or showed something a committed picture must not (an absolute path)."""
 
 
 def relative_to_project(path: Path) -> str:
@@ -50,8 +48,10 @@ def _review_session(demo: Path, cache_dir: Path, url: str) -> None:
     ws = Workspace.open(bench, columns, demo, cache_dir)
     db = review.ReviewDB(url)
     queries = review.sample_queries(bench, bench.datasets, 2, 7)
-    review.create_session(db, "demo session", "screenshots", "demo", ws, columns, queries, 3, 7, {"how": "random"},
-                          folder=demo)  # fmt: skip
+    plan = review.SessionPlan(
+        "demo session", "screenshots", "demo", columns, queries, 3, 7, {"how": "random"}, folder=demo
+    )
+    review.create_session(db, ws, plan)
     db.dispose()
 
 
@@ -79,6 +79,11 @@ def take_screenshots(
 PLOTS_2 = "() => document.querySelectorAll('.js-plotly-plot').length === 2"  # Map: both indexes drawn
 
 
+def _hits(count: int) -> str:
+    """A ready check: Compare shows all its cards (each column appears when its index is built)."""
+    return f"() => document.querySelectorAll('.sac-hit').length === {count}"
+
+
 def _visit(
     page: Any, out: Path, shots: list[Path], name: str, url: str, ready: str, timeout: float = BUILD_TIMEOUT
 ) -> None:
@@ -98,7 +103,7 @@ def _shoot_pages(
     with browser.session(env, Path(tmp) / "streamlit.log") as (server, page):
         demo_query = "dataset=demo_nda&q=demo_nda%2F1&k=3"
         say("compare, curves, tune, map, documents (demo) …")
-        _visit(page, out, shots, "compare", f"{server.url}/?{demo_query}", "mark.gold")
+        _visit(page, out, shots, "compare", f"{server.url}/?{demo_query}", _hits(3 * 3))
         _visit(page, out, shots, "curves", f"{server.url}/curves", ".js-plotly-plot", 60_000)
         # the demo sweep covers Tune's default stop: answered at once
         _visit(page, out, shots, "tune", f"{server.url}/tune", "text=At k = 8")
@@ -116,5 +121,5 @@ def _shoot_pages(
         with browser.session(env, Path(tmp) / "streamlit-real.log") as (server, page):
             say("compare and map (LegalBench-RAG, lbr-mini; a first build embeds the three indexes) …")
             url = f"{server.url}/?dataset=privacy_qa&k=4&cols=baseline,sac-generic,doc-aware"
-            _visit(page, out, shots, "compare-lbr-mini", url, ".sac-hit")
+            _visit(page, out, shots, "compare-lbr-mini", url, _hits(3 * 4))
             _visit(page, out, shots, "map-lbr-mini", f"{server.url}/map?dataset=contractnli&k=8", PLOTS_2)

@@ -5,7 +5,7 @@
     by the model each time (no cache); (c) peak RSS with the three indexes loaded; (d) the warm
     time of a sweep whose cells are cached; (e) the cost of a cache transaction per batch;
     cold builds of the Compare indexes per backend; peak RSS of a process holding the paper
-    protocol's three indexes. The dashboard's own timings are in :mod:`sac_core.dashboard.timing`.
+    protocol's three indexes. The dashboard's own timings are in :mod:`.timing`.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from ..engine.data import Benchmark
 from ..engine.embedding import Embedder, Embedders
 from ..engine.indexes import DenseIndex
 from ..engine.retrieval import Retriever, build_pool
-from .catalogue import catalogue_columns
-from .config import RunConfig
-from .evaluate import evaluate, indexed_chunks, open_method
-from .executors import EmbedTask, Executor, embed_partition, prefill_embeddings
-from .methods import baseline, sac
-from .plugins import OpenContext
-from .sweep import SweepError, load_sweep, run_sweep
-from .workspace import Workspace
+from ..experiments.catalogue import catalogue_columns
+from ..experiments.config import RunConfig
+from ..experiments.evaluate import evaluate, indexed_chunks, open_method
+from ..experiments.executors import EmbedTask, Executor, embed_partition, prefill_embeddings
+from ..experiments.methods import baseline, sac
+from ..experiments.plugins import OpenContext
+from ..experiments.sweep import SweepError, load_sweep, run_sweep
+from ..experiments.workspace import Workspace
 
 
 def peak_rss_mb() -> float:
@@ -119,7 +119,7 @@ PAPER_MEMORY_SCRIPT = """
 import resource, sys, time
 from pathlib import Path
 from sac_core.experiments import Column, RunConfig, Workspace
-from sac_core.experiments.bench import memory_configs
+from sac_core.tooling.bench import memory_configs
 from sac_core.engine.summaries import SummaryConfig
 data, cache = Path(sys.argv[1]), Path(sys.argv[2])
 base = RunConfig(protocol=sys.argv[3], datasets=tuple(sys.argv[5].split(",")),

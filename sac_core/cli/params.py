@@ -1,0 +1,71 @@
+"""The value types of the command line that click has not: ``--k`` cut-offs, ``--signals``
+settings, and a choice among the names of a registry (read when parsing, so plug-ins count)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import click
+
+from ..engine.retrieval import Signals
+from ..experiments.plugins import Registry
+
+
+class Ks(click.ParamType):
+    """``--k 1,2,4``: the cut-offs, sorted and unique (a tuple given as default passes as is)."""
+
+    name = "K,K,…"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, ...]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            ks = tuple(sorted({int(x) for x in str(value).split(",")}))
+        except ValueError:
+            self.fail(f"takes comma-separated integers, got {value!r}", param, ctx)
+        if not ks or min(ks) < 1:
+            self.fail("values must be >= 1", param, ctx)
+        return ks
+
+
+class SignalsType(click.ParamType):
+    """``--signals key=value,…`` → :class:`Signals`; each value read as its field's type (bool, int, float, str)."""
+
+    name = "KEY=VALUE,…"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Signals:
+        if isinstance(value, Signals):
+            return value
+        kinds = {f.name: type(getattr(Signals(), f.name)) for f in dataclasses.fields(Signals)}
+        values: dict[str, object] = {}
+        for item in filter(None, (part.strip() for part in str(value).split(","))):
+            key, sep, raw = item.partition("=")
+            if not sep or key not in kinds:
+                self.fail(f"{item!r} is not key=value with a key of {', '.join(kinds)}", param, ctx)
+            kind = kinds[key]
+            try:
+                values[key] = raw.lower() in ("1", "true", "yes") if kind is bool else kind(raw)
+            except ValueError:
+                self.fail(f"{key} needs a {kind.__name__}, got {raw!r}", param, ctx)
+        try:
+            return Signals(**values)  # type: ignore[arg-type]
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+
+
+class Registered(click.Choice):
+    """A name of a registry, read when the command line is parsed: a plug-in registered after this
+    module was loaded is a valid choice too."""
+
+    def __init__(self, registry: Registry[Any]) -> None:
+        self.registry = registry
+        super().__init__(registry.names())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return self.registry.names()
+
+    @choices.setter
+    def choices(self, value: object) -> None:  # click.Choice.__init__ sets it: the registry decides
+        pass

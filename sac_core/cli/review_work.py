@@ -1,0 +1,63 @@
+"""The work of ``sac review`` (:mod:`.review`), imported once its arguments are checked: it needs
+the review database (SQLAlchemy) and pandas, seconds to import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+import pandas as pd
+
+from ..dashboard import review as rv
+from .options import cache_dir_of, say
+
+
+def review(**params: Any) -> int:
+    """Run one ``sac review`` action; database errors become one-line CLI errors."""
+    try:
+        return _run(params)
+    except rv.ReviewError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _run(params: dict[str, Any]) -> int:
+    url = params["db"] or rv.default_url(cache_dir_of(params))
+    db = rv.ReviewDB(url)
+    say(f"review database {rv.safe_url(url)}")
+    action = params["action"]
+    if action == "list":
+        for session in db.sessions():
+            names = ", ".join(m["name"] for m in session.methods)
+            created = f"{session.created_at:%Y-%m-%d %H:%M} by {session.created_by}"
+            print(f"{session.name}\t{created}\tk={session.k}\t{names}")
+    elif action == "import":
+        counts = rv.import_jsonl(db, params["file"])
+        print(f"imported {counts['labels']} labels and {counts['preferences']} preferences (upserted: no duplicates)")
+    elif action == "export":
+        count = rv.export(db, params["session"], params["out"])
+        print(f"{count} rows → {params['out']}")
+    else:
+        _report(db, params["session"])
+    return 0
+
+
+def _report(db: rv.ReviewDB, name: str) -> None:
+    """Labels by method, preferences with Wilson intervals, and agreement of one session."""
+    session = rv.session_by_name(db, name)
+    labels, prefs = rv.label_table(db, session.id), rv.preference_table(db, session.id)
+    methods = [m["name"] for m in session.methods]
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        reviewers = labels["reviewer"].nunique() if len(labels) else 0
+        print(f"session {session.name}: {reviewers} reviewers, {len(labels)} labels, {len(prefs)} preferences")
+        print("\nby method (judged relevant or partly, gold precision of the same chunks, relevant but not gold):")
+        print(rv.by_method(labels, methods).round(3).to_string(index=False))
+        print("\npreferences (95% Wilson intervals):")
+        print(rv.win_rates(prefs, methods).round(3).to_string(index=False))
+        agree = rv.agreement(labels)
+        if int(agree["reviewers"]) < 2:
+            print(f"\nagreement: needs two reviewers of the same chunks ({agree['reviewers']} so far)")
+        else:
+            print(
+                f"\nagreement: {agree['statistic']} {agree['kappa']:.3f} over {agree['chunks']} chunks, "
+                f"{agree['reviewers']} reviewers"
+            )

@@ -1,0 +1,120 @@
+"""``sac evaluate`` (one configuration over every query, scored) and ``sac index`` (build and save
+the indexes the Compare page opens, or one method's)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import click
+
+from ..engine.data import load_benchmark
+from ..engine.embedding import Embedders
+from ..experiments import METHODS, OpenContext, catalogue_columns, evaluate, format_results, write_run
+from ..experiments.executors import prefill
+from ..experiments.methods import IndexMethod
+from .options import (
+    DATA,
+    EXECUTION,
+    INDEX,
+    METHOD,
+    PATH,
+    RANKING,
+    SUMMARIES,
+    cache_dir_of,
+    data_dir_of,
+    executor_of,
+    run_config,
+    say,
+)
+from .params import Registered
+
+
+@click.command("evaluate")
+@DATA
+@METHOD
+@INDEX
+@RANKING
+@SUMMARIES
+@click.option("--out", type=PATH, help="results table (CSV)")
+@click.option("--run-out", type=PATH, help="run file (JSONL)")
+@click.option("--per-query-out", type=PATH, help="per-query metrics (CSV)")
+@click.option("--save-index", is_flag=True, help="save the index this run builds (see `sac index`)")
+def evaluate_command(**params: Any) -> int:
+    """Retrieve for every query and score DRM, precision, recall, ..."""
+    data_dir, cache_dir = data_dir_of(params), cache_dir_of(params)
+    config = run_config(params, data_dir)
+    start = time.perf_counter()
+    bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
+    say(f"{config.protocol}: {len(bench.queries)} queries, {len(bench.documents)} documents; variant {config.variant}")
+    progress = not params["quiet"]
+    ctx = OpenContext(
+        bench, data_dir, cache_dir, Embedders(cache_dir), progress=progress, save=params["save_index"], notes=say
+    )
+    ev = evaluate(config, ctx)
+    wall = time.perf_counter() - start
+    ev.results["wall_seconds"] = round(wall, 1)
+    if params["out"]:
+        params["out"].parent.mkdir(parents=True, exist_ok=True)
+        ev.results.to_csv(params["out"], index=False)
+    if params["run_out"]:
+        write_run(params["run_out"], ev.run)
+    if params["per_query_out"]:
+        ev.per_query.to_csv(params["per_query_out"], index=False)
+    print(format_results(ev.results))
+    stages = ", ".join(f"{k} {v:.1f}s" for k, v in ev.seconds.items())
+    print(f"\n{int(ev.results['n_chunks'].iloc[0])} chunks; wall time {wall:.1f}s ({stages})")
+    for path, what in ((params["out"], "results"), (params["run_out"], "run"), (params["per_query_out"], "per-query")):
+        if path:
+            say(f"{what} written to {path}")
+    return 0
+
+
+@click.command("index")
+@DATA
+@click.option("--method", type=Registered(METHODS), help="one index instead of the Compare page's")
+@INDEX
+@SUMMARIES
+@click.option("--force", is_flag=True, help="rebuild even when a fresh saved index exists")
+@EXECUTION
+def index_command(**params: Any) -> int:
+    """Build and save indexes (default: the Compare page's) so they load in seconds."""
+    data_dir, cache_dir = data_dir_of(params), cache_dir_of(params)
+    base = run_config(params, data_dir)
+    if params["method"]:
+        configs = [(params["method"], base)]
+    else:  # exactly what the Compare page opens for these settings
+        configs = [(col.name, col.config) for col in catalogue_columns(base)]
+    start = time.perf_counter()
+    bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
+    say(f"{base.protocol}: {len(bench.documents)} documents; {len(configs)} index(es)")
+    embedders = Embedders(cache_dir)
+    ctx = OpenContext(bench, data_dir, cache_dir, embedders, progress=not params["quiet"], save=True, notes=say)
+    for name, config in configs:
+        t0 = time.perf_counter()
+        method = config.method_plugin
+        if not isinstance(method, IndexMethod):
+            print(f"{name} ({config.variant}): method {config.method!r} has no index to build")
+            continue
+        check = method.check(config, ctx)
+        if check.fresh and not params["force"]:
+            print(f"{name} ({config.variant}): already built and fresh in {check.folder}")
+            continue
+        if check.state == "stale":
+            say(f"{name} ({config.variant}): the saved index is stale ({check.reason}); rebuilding")
+        executor = executor_of(params)
+        ray_done = prefill(config, ctx, executor) if executor.kind != "local" else None
+        encoded = embedders.encoded
+        retriever = method.build(config, ctx)
+        seconds = time.perf_counter() - t0
+        new = embedders.encoded - encoded + (ray_done["embedded"] if ray_done else 0)
+        rate = f", {new / seconds:.0f} texts/s" if new else ""
+        print(
+            f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
+            f"{seconds:.1f}s{rate} → {check.folder}"
+        )
+    print(f"wall time {time.perf_counter() - start:.1f}s")
+    return 0
+
+
+COMMANDS = (evaluate_command, index_command)

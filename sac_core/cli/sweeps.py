@@ -1,0 +1,113 @@
+"""``sac sweep`` (a grid of configurations from a TOML file, every cell cached) and ``sac report``
+(results tables printed as the paper's tables)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..engine.data import load_benchmark, resolve_data_dir
+from ..experiments import load_sweep, run_sweep
+from ..experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
+from .options import CACHE, DATA_DIR, FILE, PATH, QUIET, cache_dir_of, data_dir_of, say
+
+PER_QUERY = "per_query.csv.gz"  # a sweep's per-query results, beside its results.csv
+
+
+@click.command("sweep")
+@click.option("--config", type=FILE, required=True, help="sweep file, e.g. sweeps/lbr-mini-grid.toml")
+@DATA_DIR
+@CACHE
+@click.option("--out", type=PATH, help="output folder (default: results/<sweep name>)")
+@QUIET
+@click.option("--cached-only", is_flag=True, help="write only the cells already computed")
+def sweep_command(**params: Any) -> int:
+    """Run a grid of configurations from a TOML file, every cell cached."""
+    sweep = load_sweep(params["config"])
+    data_dir = data_dir_of(params)
+    out_dir = params["out"] or Path("results") / sweep.name
+    start = time.perf_counter()
+    say(f"sweep {sweep.name}: {len(sweep.cells)} cells → {out_dir}")
+    cached_only = params["cached_only"]
+    table = run_sweep(
+        sweep, data_dir, cache_dir_of(params), out_dir, progress=not params["quiet"], cached_only=cached_only
+    )
+    if cached_only:
+        say(f"{table['cell'].nunique()} of {len(sweep.cells)} cells were cached and are written")
+    print("means over k, ALL datasets (%):")
+    print(mean_over_k(table).round(2).to_string())
+    say(f"results.csv, {PER_QUERY}, significance.csv and runs/ written to {out_dir}")
+    print(f"wall time {time.perf_counter() - start:.1f}s")
+    return 0
+
+
+@click.command("report")
+@click.argument("results", nargs=-1, required=True, type=FILE)
+@click.option("--k", type=int, default=8, show_default=True, help="the cut-off of the per-dataset tables")
+@click.option(
+    "--without-queries-of",
+    metavar="PROTOCOL",
+    help="recompute without the queries of this protocol (e.g. lbr-mini, where methods were tuned)",
+)
+@click.option("--data", help="LegalBench-RAG directory for --without-queries-of (default: $SAC_DATA_DIR)")
+def report_command(**params: Any) -> int:
+    """Print results as the paper's tables (means over k; per dataset at k).
+
+    RESULTS: results CSV files (sac evaluate --out, or a sweep's results.csv).
+    """
+    import pandas as pd  # ~1 s to import: only once the arguments are checked
+
+    table = read_results([str(p) for p in params["results"]])
+    per_query = Path(params["results"][0]).parent / PER_QUERY
+    protocol = params["without_queries_of"]
+    if protocol:
+        if not per_query.is_file():
+            raise click.ClickException(f"--without-queries-of needs {per_query} (a sweep's per-query results)")
+        seen = load_benchmark(resolve_data_dir(params["data"]), "all", protocol).queries
+        table = without_queries(table, pd.read_csv(per_query), {q.query_id for q in seen})
+        print(f"without the {len(seen)} queries of protocol {protocol}:")
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        _print_tables(table, params["k"])
+        _print_backend_changes(table, per_query, params["k"])
+    return 0
+
+
+def _print_tables(table: Any, k: int) -> None:
+    fixed = {
+        c: table[c].iloc[0]
+        for c in ("protocol", "model", "backend", "chunk_size", "semantic_weight")
+        if c in table.columns and table[c].nunique(dropna=False) == 1
+    }
+    print("setting: " + ", ".join(f"{c}={v}" for c, v in fixed.items()))
+    ks = ",".join(str(int(k)) for k in sorted(table["k"].unique()))
+    print(f"precision / recall / DRM (%), ALL datasets, mean over k = {ks}:")
+    print(mean_over_k(table).to_string())
+    for metric in ("drm", "precision", "recall"):
+        print(f"\n{metric}@{k} per dataset (%):")
+        print(at_k(table, k, metric).to_string())
+
+
+def _print_backend_changes(table: Any, per_query: Path, k: int) -> None:
+    """With two embedding backends in the table: how many query values changed between them."""
+    import pandas as pd
+
+    backends = sorted(table["backend"].dropna().unique()) if "backend" in table.columns else []
+    if len(backends) < 2 or not per_query.is_file():
+        return
+    changes = backend_changes(table, pd.read_csv(per_query), backends[0], backends[-1])
+    if changes.empty:
+        return
+    at = changes[changes["k"] == k]
+    print(
+        f"\n{backends[-1]} against {backends[0]}, query by query at k={k} ('changed': share of "
+        "queries whose value differs; p: paired permutation test):"
+    )
+    columns = ["variant", "metric", "mean_a", "mean_b", "changed", "wins", "losses", "p_value"]
+    print(at[columns].round(4).to_string(index=False))
+    print(f"over every k: {changes['changed'].mean():.1%} of query values changed")
+
+
+COMMANDS = (sweep_command, report_command)

@@ -1,0 +1,66 @@
+"""``sac`` answers bad arguments at once, in one line, and loads no heavy library before parsing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sac_core.cli import main
+
+HEAVY = (
+    "torch", "sentence_transformers", "transformers", "faiss", "onnxruntime", "umap", "sklearn", "plotly",
+    "pandas", "scipy", "openai", "langchain_text_splitters", "sqlalchemy", "playwright",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["evaluate", "--k", "x"], "sac evaluate: error: Invalid value for '--k': takes comma-separated integers"),
+        (["report"], "sac report: error: Missing argument 'RESULTS...'"),
+        (["sweep"], "sac sweep: error: Missing option '--config'"),
+        (["review", "export"], "sac review: error: export needs --session NAME"),
+        (["evaluate", "--method", "nope"], "sac evaluate: error: Invalid value for '--method': 'nope' is not one of"),
+        (["evaluate", "--signals", "doc_weight=-1"], "sac evaluate: error: Invalid value for '--signals'"),
+        (["bench", "--parts", "memory,nope"], "sac bench: error: Invalid value for '--parts': unknown nope"),
+        (["nope"], "sac: error: No such command 'nope'"),
+    ],
+)
+def test_an_argument_error_is_one_line_and_a_hint_never_the_usage_block(argv, message, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert captured.out == "" and len(lines) == 2, captured.err
+    assert lines[0].startswith(message), lines[0]
+    assert lines[1].startswith("(see sac") and lines[1].endswith("--help)")
+    assert "Usage:" not in captured.err
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["evaluate", "--help"], ["review", "export"], ["evaluate", "--k", "x"]])
+def test_help_and_argument_errors_import_no_heavy_library(argv) -> None:
+    """What makes ``sac --help`` take seconds (torch, pandas, SQLAlchemy …) is loaded only by the work."""
+    code = (
+        "import json, sys\n"
+        "from sac_core.cli import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
+def test_help_lists_every_command_with_defaults_read_from_the_run_config(capsys) -> None:
+    assert main(["--help"]) == 0
+    listed = capsys.readouterr().out
+    for command in ("evaluate", "index", "summarize", "sweep", "report", "demo", "ingest", "heldout",
+                    "separation", "review", "bench", "screenshots"):  # fmt: skip
+        assert f"  {command} " in listed
+    assert main(["evaluate", "--help"]) == 0
+    flags = " ".join(capsys.readouterr().out.split())
+    assert "--chunk-size INTEGER characters [default: 500]" in flags
+    assert "[default: (1,2,4,8,16,32,64)]" in flags and "--fusion-depth INTEGER" in flags
