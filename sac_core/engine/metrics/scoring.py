@@ -8,7 +8,7 @@ import pandas as pd
 
 from ..data import Query, Span
 from .drm import drm
-from .ranking import hit, mrr, ndcg
+from .ranking import RANX_METRICS, hit, mrr, ndcg, ranx_scores
 from .spans import precision_recall
 
 DEFAULT_KS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
@@ -34,12 +34,22 @@ def score_query(retrieved: Sequence[Span], query: Query, k: int, mode: str = "me
 def score_run(
     queries: Sequence[Query], run: dict[str, list[Span]], ks: Sequence[int] = DEFAULT_KS, mode: str = "merged"
 ) -> pd.DataFrame:
-    """One row per (query, k): ``query_id, dataset, k`` and every metric. Missing query → empty retrieval."""
-    rows = [
-        {"query_id": q.query_id, "dataset": q.dataset, "k": k, **score_query(run.get(q.query_id, []), q, k, mode)}
-        for q in queries
-        for k in ks
-    ]
+    """One row per (query, k): ``query_id, dataset, k`` and every metric. Missing query → empty
+    retrieval. DRM and character precision/recall per query; Hit, MRR and nDCG through ranx
+    (:func:`~.ranking.ranx_scores`)."""
+    ranked = {q.query_id: [s.file_path for s in run.get(q.query_id, [])] for q in queries}
+    ranking = ranx_scores({q.query_id: q.gold_files for q in queries}, ranked, ks) if queries else {}
+    rows = []
+    for q in queries:
+        spans = run.get(q.query_id, [])
+        for k in ks:
+            top = list(spans[:k])
+            precision, recall = precision_recall(top, q.gold, mode)
+            rows.append({
+                "query_id": q.query_id, "dataset": q.dataset, "k": k,
+                "drm": drm([s.file_path for s in top], q.gold_files), "precision": precision, "recall": recall,
+                **{m: ranking[q.query_id, k][m] for m in RANX_METRICS},
+            })  # fmt: skip
     return pd.DataFrame(rows, columns=["query_id", "dataset", "k", *METRICS])
 
 
