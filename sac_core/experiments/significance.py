@@ -118,3 +118,24 @@ def flipped_queries(per_query: pd.DataFrame, a: str, b: str, metric: str, k: int
     return wide.reindex(wide["change"].abs().sort_values(ascending=False).index)[
         ["query_id", "dataset", a, b, "change"]
     ]
+
+
+def compare_systems(
+    per_query: pd.DataFrame,
+    systems: Sequence[str],
+    metrics: tuple[str, ...] = ("drm", "precision", "recall"),
+    key: str = "run",
+) -> pd.DataFrame:
+    """Every system against the first (the reference), per metric and k: means, Fisher's
+    randomisation p-value, win/tie/loss, and with more than two systems the Holm-corrected p-value
+    over the family of comparisons at each (metric, k) (``p_holm``; equal to ``p_value`` with two)."""
+    reference, others = systems[0], list(systems[1:])
+    frames = [compare_methods(per_query, reference, other, metrics, key=key) for other in others]
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if table.empty:
+        return table
+    table["p_holm"] = table["p_value"]
+    if len(others) > 1:
+        for _, rows in table.groupby(["metric", "k"]):
+            table.loc[rows.index, "p_holm"] = holm(rows["p_value"].to_numpy())
+    return table
