@@ -22,7 +22,10 @@ from .engine.chunking import CHUNKERS
 from .engine.data import (
     CACHE_ENV,
     PROTOCOLS,
+    RUN_FORMATS,
+    Benchmark,
     BenchmarkError,
+    RunFileError,
     default_cache_dir,
     ingest_folder,
     load_benchmark,
@@ -34,7 +37,7 @@ from .engine.data import (
 from .engine.embedding import BACKENDS, DEFAULT_MODEL, Embedder, Embedders, default_backend
 from .engine.indexes import load_index
 from .engine.metrics import DEFAULT_KS
-from .engine.retrieval import Signals, build_pool
+from .engine.retrieval import ExternalError, Signals, build_pool
 from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
 from .experiments import (
     METHODS,
@@ -64,10 +67,23 @@ from .experiments.bench import (
 from .experiments.config import OptionValue, parse_option
 from .experiments.evaluate import indexed_chunks
 from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summaries
+from .experiments.export import (
+    RunSource,
+    export_beir,
+    export_run,
+    from_cell,
+    from_file,
+    from_stored,
+    pick_cell,
+    score_metrics,
+)
+from .experiments.html_report import examples_from_folder, render
 from .experiments.index_store import index_folder
 from .experiments.methods import SAC_METHOD, IndexMethod
-from .experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
+from .experiments.report import at_k, backend_changes, lbr_table, mean_over_k, read_results, to_latex, without_queries
+from .experiments.run_store import RunStoreError, import_run, list_runs, remove_run
 from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation, open_index_retriever
+from .experiments.significance import compare_systems
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -295,8 +311,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         metric_mode=args.metric_mode,
         summary=summary_config(args, data_dir),
         signals=args.signals,
-        options=tuple(args.option),
+        options=tuple(args.option) + ((("retriever.factory", args.retriever),) if args.retriever else ()),
     )
+    if args.retriever:
+        config = config.with_(method="retriever")
     start = time.perf_counter()
     bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
     print(
@@ -319,7 +337,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         ev.per_query.to_csv(args.per_query_out, index=False)
     print(format_results(ev.results))
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in ev.seconds.items())
-    print(f"\n{int(ev.results['n_chunks'].iloc[0])} chunks; wall time {wall:.1f}s ({stages})")
+    chunks = ev.results["n_chunks"].iloc[0]
+    print(f"\n{'no index' if pd.isna(chunks) else f'{int(chunks)} chunks'}; wall time {wall:.1f}s ({stages})")
     return 0
 
 
@@ -545,6 +564,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         ks = ",".join(str(int(k)) for k in sorted(table["k"].unique()))
         print(f"precision / recall / DRM (%), ALL datasets, mean over k = {ks}:")
         print(mean_over_k(table).to_string())
+        lbr = lbr_table(table)
+        if not lbr.empty:
+            print("\nLegalBench-RAG's table: precision@1 and recall@64 per dataset (%):")
+            print(lbr.to_string())
         for metric in ("drm", "precision", "recall"):
             print(f"\n{metric}@{args.k} per dataset (%):")
             print(at_k(table, args.k, metric).to_string())
@@ -559,6 +582,147 @@ def cmd_report(args: argparse.Namespace) -> int:
                 print(at[["variant", "metric", "mean_a", "mean_b", "changed", "wins", "losses", "p_value"]]
                       .round(4).to_string(index=False))  # fmt: skip
                 print(f"over every k: {changes['changed'].mean():.1%} of query values changed")
+    if args.latex:
+        args.latex.parent.mkdir(parents=True, exist_ok=True)
+        args.latex.write_text(
+            to_latex(mean_over_k(table), "Means over k (\\%)")
+            + "\n"
+            + to_latex(lbr_table(table), "P@1 and R@64 (\\%)"),
+            encoding="utf-8",
+        )
+        print(f"LaTeX tables → {args.latex}")
+    if args.html:
+        _html_report(args, table)
+    return 0
+
+
+def _html_report(args: argparse.Namespace, table: pd.DataFrame) -> None:
+    folder = Path(args.results[0]).parent
+    sig_path, pq_path = folder / "significance.csv", folder / "per_query.csv.gz"
+    significance = pd.read_csv(sig_path) if sig_path.is_file() else None
+    examples: list = []
+    names: list[str] = []
+    variants = list(dict.fromkeys(table["variant"]))
+    if pq_path.is_file() and len(variants) >= 2:
+        if args.flip:
+            names = [v.strip() for v in args.flip.split(",")]
+            if len(names) != 2 or not all(v in variants for v in names):
+                raise ValueError(f"--flip needs two variants of the table: {', '.join(variants)}")
+        else:  # the plain baseline against the variant with the lowest mean DRM over k
+            means = mean_over_k(table).reset_index()
+            best = means.sort_values("drm")["variant"].iloc[0]
+            names = [variants[0], best if best != variants[0] else variants[1]]
+        examples = examples_from_folder(folder, table, pd.read_csv(pq_path), names[0], names[1], "drm", args.k)
+    bench = None
+    if examples and (args.data or os.environ.get("SAC_DATA_DIR")):
+        row = table.iloc[0]
+        seed = None if pd.isna(row.get("seed")) else int(row["seed"])
+        bench = load_benchmark(
+            resolve_data_dir(args.data), tuple(str(row["datasets"]).split(",")), row["protocol"], seed
+        )
+    title = f"Retrieval report: {', '.join(dict.fromkeys(str(Path(p).parent.name) for p in args.results))}"
+    notes = [f"From {', '.join(args.results)}; {len(variants)} variants."]
+    page = render(table, title=title, k=args.k, significance=significance, examples=examples, example_names=names,
+                  bench=bench, notes=notes)  # fmt: skip
+    args.html.parent.mkdir(parents=True, exist_ok=True)
+    args.html.write_text(page, encoding="utf-8")
+    print(f"HTML report ({len(page) / 1e6:.1f} MB, self-contained) → {args.html}")
+
+
+def _bench_args(args: argparse.Namespace) -> tuple[Path, tuple[str, ...]]:
+    data_dir = resolve_data_dir(args.data)
+    return data_dir, parse_datasets(args.datasets, data_dir)
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    cache_dir = args.cache_dir or default_cache_dir()
+    if args.action == "list":
+        for r in list_runs(cache_dir):
+            print(
+                f"{r.name}\t{r.protocol}\t{','.join(r.datasets)}\t{r.queries} queries\t{r.format} from {r.source}\t{r.imported}"
+            )
+        return 0
+    if args.action == "remove":
+        if not args.target:
+            raise ValueError("sac runs remove needs the run's name")
+        evicted = remove_run(cache_dir, args.target)
+        print(f"removed run {args.target} ({evicted} cached sweep cells of it dropped)")
+        return 0
+    if not args.target or not args.name:
+        raise ValueError("sac runs import needs FILE and --name NAME")
+    data_dir, datasets = _bench_args(args)
+    path = Path(args.target)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read ({e.strerror})") from None
+    start = time.perf_counter()
+    stored = import_run(data, name=args.name, source=str(path), data_dir=data_dir, cache_dir=cache_dir,
+                        protocol=args.protocol, datasets=datasets, seed=args.seed, fmt=args.format)  # fmt: skip
+    skipped = f"; {stored.skipped} lines for queries outside {args.protocol} skipped" if stored.skipped else ""
+    print(f"imported {path} ({stored.format}) as run {stored.name}: {stored.queries} queries{skipped}", file=sys.stderr)
+    config = RunConfig(protocol=args.protocol, datasets=datasets, seed=args.seed, method="run", ks=args.k,
+                       metric_mode=args.metric_mode, options=(("run.name", stored.name),))  # fmt: skip
+    bench = load_benchmark(data_dir, datasets, args.protocol, args.seed)
+    ev = evaluate(config, OpenContext(bench, data_dir, cache_dir, Embedders(cache_dir)))
+    ev.results["wall_seconds"] = round(time.perf_counter() - start, 1)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        ev.results.to_csv(args.out, index=False)
+    if args.per_query_out:
+        ev.per_query.to_csv(args.per_query_out, index=False)
+    print(format_results(ev.results))
+    return 0
+
+
+def _source(raw: str, args: argparse.Namespace, cache_dir: Path) -> tuple[RunSource, Benchmark]:
+    """A run named on the command line: a sweep folder (with --cell/--variant), a run file, or an imported run."""
+    path = Path(raw)
+    if path.is_dir():
+        where = dict(item.split("=", 1) for item in (args.where or []))
+        row = pick_cell(path, getattr(args, "cell", None), getattr(args, "variant", None), where)
+        return from_cell(path, row, resolve_data_dir(args.data))
+    if path.is_file():
+        data_dir, datasets = _bench_args(args)
+        return from_file(path, data_dir, args.protocol, datasets, args.seed, args.k)
+    return from_stored(raw, resolve_data_dir(args.data), cache_dir, args.k)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    cache_dir = args.cache_dir or default_cache_dir()
+    source, bench = _source(args.source, args, cache_dir)
+    written = export_run(args.out, source, bench, doc_k=args.doc_k)
+    if args.beir:
+        written += export_beir(args.out / "beir", bench)
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    if len(args.runs) < 2:
+        raise ValueError("sac compare needs two runs or more (the first is the reference)")
+    cache_dir = args.cache_dir or default_cache_dir()
+    frames: list[pd.DataFrame] = []
+    names: list[str] = []
+    for raw in args.runs:
+        source, bench = _source(raw, args, cache_dir)
+        name = source.name if source.name not in names else f"{source.name}-{len(names)}"
+        frames.append(score_metrics(source, bench).assign(run=name))
+        names.append(name)
+    metrics = tuple(args.metrics.split(","))
+    table = compare_systems(pd.concat(frames, ignore_index=True), names, metrics)
+    shown = table[table["k"] == args.at_k] if args.at_k else table
+    holm = " (p_holm: Holm-corrected over the runs compared with the first)" if len(names) > 2 else ""
+    print(f"each run against {names[0]}; Fisher's randomisation test, 10,000 sign flips{holm}; means in %:")
+    out = shown.assign(mean_a=shown["mean_a"] * 100, mean_b=shown["mean_b"] * 100)
+    print(out.round(4).to_string(index=False))
+    if args.out:
+        table.to_csv(args.out, index=False)
+    if args.latex:
+        args.latex.write_text(to_latex(out.set_index(["b", "metric", "k"])[["mean_a", "mean_b", "p_value", "p_holm"]]),
+                              encoding="utf-8")  # fmt: skip
+        print(f"LaTeX → {args.latex}")
     return 0
 
 
@@ -748,6 +912,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--run-out", type=Path, help="run file (JSONL)")
     ev.add_argument("--per-query-out", type=Path, help="per-query metrics (CSV)")
     ev.add_argument("--save-index", action="store_true", help="save the index this run builds (see `sac index`)")
+    ev.add_argument("--retriever", metavar="MODULE:FACTORY",
+                    help="a live retriever: any object with retrieve(query, k) -> snippets (sets --method retriever)")  # fmt: skip
     ev.set_defaults(func=cmd_evaluate)
 
     ix = sub.add_parser("index", help="build and save indexes (default: the Compare page's) so they load in seconds")
@@ -814,8 +980,49 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PROTOCOL",
         help="recompute without the queries of this protocol (e.g. lbr-mini, where methods were tuned)",
     )
-    rp.add_argument("--data", help="LegalBench-RAG directory for --without-queries-of (default: $SAC_DATA_DIR)")
+    rp.add_argument("--data", help="LegalBench-RAG directory for --without-queries-of and the report's example texts")
+    rp.add_argument(
+        "--html", type=Path, help="also write a self-contained HTML report (curves, tables, significance, flips)"
+    )
+    rp.add_argument("--flip", metavar="A,B", help="the two variants whose flipped queries the HTML report shows")
+    rp.add_argument("--latex", type=Path, help="also write the means over k and the P@1/R@64 table as LaTeX")
     rp.set_defaults(func=cmd_report)
+
+    ru = sub.add_parser("runs", help="import another retriever's run file (JSONL or TREC) as a method; list; remove")
+    ru.add_argument("action", choices=["import", "list", "remove"])
+    ru.add_argument("target", nargs="?", help="import: the run file; remove: the run's name")
+    _add_data_args(ru)
+    ru.add_argument("--name", help="import: the name the run is known by (run.name, Compare, sweeps)")
+    ru.add_argument("--format", choices=RUN_FORMATS, help="default: detected (JSONL when lines start with '{')")
+    ru.add_argument("--k", type=_ks, default=DEFAULT_KS)
+    ru.add_argument("--metric-mode", default="merged", choices=["merged", "compat"])
+    ru.add_argument("--out", type=Path, help="results table (CSV), as sac evaluate --out")
+    ru.add_argument("--per-query-out", type=Path)
+    ru.set_defaults(func=cmd_runs)
+
+    ex = sub.add_parser("export", help="TREC run + qrels (chunk and document level), per-query metrics, BEIR folder")
+    ex.add_argument("source", help="a sweep folder (with --cell or --variant), a run file, or an imported run's name")
+    _add_data_args(ex)
+    ex.add_argument("--cell", help="the sweep cell's id")
+    ex.add_argument("--variant", help="the sweep cell's variant (with --where when several share it)")
+    ex.add_argument("--where", action="append", metavar="COLUMN=VALUE", help="e.g. chunk_size=500 (repeatable)")
+    ex.add_argument("--k", type=_ks, default=DEFAULT_KS, help="k of the per-query metrics (a sweep cell: its own)")
+    ex.add_argument("--doc-k", type=int, help="chunks the document-level run is made of (default: the largest k)")
+    ex.add_argument("--beir", action="store_true", help="also write the benchmark as a BEIR folder (<out>/beir)")
+    ex.add_argument("--out", type=Path, required=True)
+    ex.set_defaults(func=cmd_export)
+
+    co = sub.add_parser("compare", help="paired significance of runs against the first (Fisher randomisation, Holm)")
+    co.add_argument("runs", nargs="+", help="run files, imported run names or sweep folders (with --variant/--where)")
+    _add_data_args(co)
+    co.add_argument("--k", type=_ks, default=DEFAULT_KS)
+    co.add_argument("--at-k", type=int, default=8, help="print this k only (0: every k)")
+    co.add_argument("--metrics", default="drm,precision,recall")
+    co.add_argument("--variant", help="with a sweep folder: the cell's variant")
+    co.add_argument("--where", action="append", metavar="COLUMN=VALUE")
+    co.add_argument("--out", type=Path, help="the whole table (CSV)")
+    co.add_argument("--latex", type=Path)
+    co.set_defaults(func=cmd_compare)
 
     ig = sub.add_parser(
         "ingest", help="turn a folder of PDF, DOCX, text, Markdown and HTML files into a data directory",
@@ -873,7 +1080,17 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (BenchmarkError, SummaryError, ScreenshotError, rv.ReviewError, ValueError, KeyError) as e:
+    except (
+        BenchmarkError,
+        SummaryError,
+        ScreenshotError,
+        rv.ReviewError,
+        RunFileError,
+        RunStoreError,
+        ExternalError,
+        ValueError,
+        KeyError,
+    ) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"sac: error: {message}", file=sys.stderr)
         return 2
