@@ -16,6 +16,7 @@ from .resources import (
     workspace,
 )
 from .review_ui import review_db, review_item, review_new_session, review_results
+from .runs_ui import import_run_panel
 from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, settings, sidebar, style
 from .widgets import pick_query
 
@@ -30,6 +31,7 @@ __all__ = [
     "build_manager",
     "build_panel",
     "confirm_openai",
+    "import_run_panel",
     "map_data",
     "pct",
     "pick_query",

@@ -41,6 +41,11 @@ class LangChainRetriever:
     def retrieve(self, query: str, k: int) -> list[Snippet]:
         # A vector-store retriever takes k per call (it merges call kwargs into search_kwargs);
         # any other retriever returns what it was built to return, cut to k.
+        store = getattr(self.retriever, "vectorstore", None)
+        if store is not None and getattr(self.retriever, "search_type", None) == "similarity":
+            kwargs = {key: v for key, v in getattr(self.retriever, "search_kwargs", {}).items() if key != "k"}
+            scored = store.similarity_search_with_score(query, k=k, **kwargs)  # the same search, with its scores
+            return [snippet_of(doc, i, score) for i, (doc, score) in enumerate(scored[:k])]
         if hasattr(self.retriever, "search_kwargs"):
             docs = self.retriever.invoke(query, k=k)
         else:
@@ -63,8 +68,9 @@ def source_path(source: object) -> str:
     raise ValueError(f"metadata 'source' {source!r} is absolute and has no corpus/ folder to be relative to")
 
 
-def snippet_of(doc: Document, rank: int = 0) -> Snippet:
-    """The snippet a LangChain document stands for (``source`` and ``start_index`` metadata)."""
+def snippet_of(doc: Document, rank: int = 0, score: float | None = None) -> Snippet:
+    """The snippet a LangChain document stands for (``source`` and ``start_index`` metadata;
+    ``score``: the store's similarity, else a ``score`` metadata value)."""
     meta = doc.metadata or {}
     start = meta.get("start_index")
     if not isinstance(start, int) or isinstance(start, bool) or start < 0:
@@ -72,7 +78,8 @@ def snippet_of(doc: Document, rank: int = 0) -> Snippet:
             f"document {rank}: metadata 'start_index' missing or not a non-negative integer ({start!r}); "
             "split with add_start_index=True"
         )
-    score = meta.get("score")
+    if score is None:
+        score = meta.get("score")
     return Snippet(
         source_path(meta.get("source")),
         start,
