@@ -37,7 +37,9 @@ def rescore_folder(
         mode = cell["metric_mode"] if "metric_mode" in cell and isinstance(cell["metric_mode"], str) else "merged"
         now = score_run(bench.queries, run, ks, mode).set_index(["query_id", "k"])  # type: ignore[attr-defined]
         then = per_query[per_query["cell"] == cell["cell"]].set_index(["query_id", "k"])
-        joined = then[list(metrics)].join(now[list(metrics)], rsuffix="_now", how="outer")
+        joined = then[list(metrics)].merge(
+            now[list(metrics)], left_index=True, right_index=True, how="outer", suffixes=("", "_now")
+        )
         row: dict[str, object] = {"cell": cell["cell"], "variant": cell["variant"], "queries": len(then) // len(ks)}
         for m in metrics:
             a, b = joined[m], joined[f"{m}_now"]
