@@ -12,6 +12,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet torch==2.13.0
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -W ignore -c "from sac_core.engine.metrics.ranking import ranx_scores as r; r({'q': {'a'}}, {'q': ['a']}, (1,))"  # compile ranx's numba kernels once (about a minute), not on a user's first import
 	touch $(STAMP)
 
 setup: $(STAMP)

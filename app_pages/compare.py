@@ -16,13 +16,19 @@ st.caption(
 )
 ui.require_datasets(s)
 base = s.base_config()
-choices = compare.method_choices(base)
+bench = ui.benchmark(s)
+choices = compare.method_choices(base, bench)  # an imported run only on its own benchmark
 if "cmp_methods" not in st.session_state or any(m not in choices for m in st.session_state["cmp_methods"]):
-    st.session_state["cmp_methods"] = list(compare.parse_methods(st.query_params.get(compare.PARAM_COLUMNS), base))
+    st.session_state["cmp_methods"] = list(
+        compare.parse_methods(st.query_params.get(compare.PARAM_COLUMNS), base, bench)
+    )
+if (added := st.session_state.pop("runs_added", None)) in choices and added not in st.session_state["cmp_methods"]:
+    st.session_state["cmp_methods"] = [*st.session_state["cmp_methods"], added][-compare.MAX_COLUMNS :]
 methods = st.multiselect(
     f"Methods side by side ({compare.MIN_COLUMNS}-{compare.MAX_COLUMNS}; the README's \"Beyond SAC\" explains each)",
     list(choices), key="cmp_methods", format_func=lambda key: choices[key], max_selections=compare.MAX_COLUMNS,
 )  # fmt: skip
+ui.import_run_panel(s)
 if len(methods) < compare.MIN_COLUMNS:
     st.warning(f"Pick at least {compare.MIN_COLUMNS} methods; showing the default columns meanwhile.")
     methods = list(compare.default_methods(base))
@@ -77,7 +83,7 @@ if query is not None:
         doc = ws.bench.documents[span.file_path]
         st.markdown(views.gold_span_html(doc.text, span, query.gold, shares), unsafe_allow_html=True)
 
-wrong = compare.wrong_hits(results) if query is not None else []
+wrong = compare.wrong_hits(results) if query is not None and ws.embedders() else []  # needs a model column
 if wrong:
     st.subheader("Why this wrong document?")
     st.caption(

@@ -21,6 +21,7 @@ from .resources import (
     workspace,
 )
 from .review_ui import review_db, review_item, review_new_session, review_results
+from .runs_ui import import_run_panel
 from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, data_keys, settings, sidebar, style
 from .widgets import open_flipped_in_compare, pick_query
 
@@ -39,6 +40,7 @@ __all__ = [
     "confirm_openai",
     "data_keys",
     "guarded",
+    "import_run_panel",
     "map_data",
     "open_flipped_in_compare",
     "pct",

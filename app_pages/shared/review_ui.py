@@ -27,7 +27,8 @@ def review_db(s: state.Settings) -> rv.ReviewDB:
 def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> None:
     """A named sample of queries, 2–5 of the built indexes and k: retrieved now, stored for review."""
     bench = benchmark(s)
-    ws, _pending = workspace(s, compare.compare_columns(s.base_config()))
+    # The columns chosen on Compare (an imported run, a listed retriever …), else the default ones.
+    ws, _pending = workspace(s, compare.compare_columns(s.base_config(), st.session_state.get("cmp_methods")))
     if ws is None:
         st.stop()
     name = st.text_input("Session name", key="rv_new_name", max_chars=200).strip()

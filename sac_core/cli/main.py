@@ -14,12 +14,23 @@ from collections.abc import Sequence
 
 import click
 
-from ..engine.data import BenchmarkError
+from ..engine.data import BenchmarkError, RunFileError
+from ..engine.retrieval import ExternalError
 from ..engine.summaries import SummaryError
+from ..experiments.run_store import RunStoreError
 from ..tooling.browser import ScreenshotError
-from . import data, review, run, separation, summaries, sweeps, tools
+from . import data, interop, review, run, separation, summaries, sweeps, tools
 
-ERRORS = (BenchmarkError, SummaryError, ScreenshotError, ValueError, KeyError)  # one line, exit status 2
+ERRORS = (
+    BenchmarkError,
+    SummaryError,
+    ScreenshotError,
+    RunFileError,
+    RunStoreError,
+    ExternalError,
+    ValueError,
+    KeyError,
+)  # one line, exit status 2
 
 
 class Commands(click.Group):
@@ -38,7 +49,7 @@ def sac() -> None:
     build the dashboard's indexes, summarise, review. `sac COMMAND --help` lists every flag."""
 
 
-for module in (run, summaries, sweeps, data, separation, review, tools):
+for module in (run, summaries, sweeps, interop, data, separation, review, tools):
     for command in module.COMMANDS:
         sac.add_command(command)
 

@@ -40,10 +40,18 @@ from .params import Registered
 @click.option("--run-out", type=PATH, help="run file (JSONL)")
 @click.option("--per-query-out", type=PATH, help="per-query metrics (CSV)")
 @click.option("--save-index", is_flag=True, help="save the index this run builds (see `sac index`)")
+@click.option(
+    "--retriever",
+    metavar="MODULE:FACTORY",
+    help="a live retriever: any object with retrieve(query, k) -> snippets (sets --method retriever)",
+)
 def evaluate_command(**params: Any) -> int:
     """Retrieve for every query and score DRM, precision, recall, ..."""
     data_dir, cache_dir = data_dir_of(params), cache_dir_of(params)
     config = run_config(params, data_dir)
+    if params["retriever"]:
+        options = (*config.options, ("retriever.factory", params["retriever"]))
+        config = config.with_(method="retriever", options=options)
     start = time.perf_counter()
     bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
     say(f"{config.protocol}: {len(bench.queries)} queries, {len(bench.documents)} documents; variant {config.variant}")
@@ -63,7 +71,9 @@ def evaluate_command(**params: Any) -> int:
         ev.per_query.to_csv(params["per_query_out"], index=False)
     print(format_results(ev.results))
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in ev.seconds.items())
-    print(f"\n{int(ev.results['n_chunks'].iloc[0])} chunks; wall time {wall:.1f}s ({stages})")
+    chunks = ev.results["n_chunks"].iloc[0]
+    built = "no index" if chunks != chunks else f"{int(chunks)} chunks"  # NaN: a method without an index
+    print(f"\n{built}; wall time {wall:.1f}s ({stages})")
     for path, what in ((params["out"], "results"), (params["run_out"], "run"), (params["per_query_out"], "per-query")):
         if path:
             say(f"{what} written to {path}")

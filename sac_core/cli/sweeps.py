@@ -11,7 +11,16 @@ import click
 
 from ..engine.data import load_benchmark, resolve_data_dir
 from ..experiments import load_sweep, run_sweep
-from ..experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
+from ..experiments.report import (
+    at_k,
+    backend_changes,
+    lbr_table,
+    mean_over_k,
+    read_results,
+    to_latex,
+    without_queries,
+)
+from .interop import write_html_report
 from .options import CACHE, DATA_DIR, FILE, PATH, QUIET, cache_dir_of, data_dir_of, say
 
 PER_QUERY = "per_query.csv.gz"  # a sweep's per-query results, beside its results.csv
@@ -52,7 +61,10 @@ def sweep_command(**params: Any) -> int:
     metavar="PROTOCOL",
     help="recompute without the queries of this protocol (e.g. lbr-mini, where methods were tuned)",
 )
-@click.option("--data", help="LegalBench-RAG directory for --without-queries-of (default: $SAC_DATA_DIR)")
+@click.option("--data", help="LegalBench-RAG directory for --without-queries-of and the HTML report's example texts")
+@click.option("--html", type=PATH, help="also write a self-contained HTML report (curves, tables, significance, flips)")
+@click.option("--flip", metavar="A,B", help="the two variants whose flipped queries the HTML report shows")
+@click.option("--latex", type=PATH, help="also write the means over k and the P@1/R@64 table as LaTeX")
 def report_command(**params: Any) -> int:
     """Print results as the paper's tables (means over k; per dataset at k).
 
@@ -72,6 +84,16 @@ def report_command(**params: Any) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         _print_tables(table, params["k"])
         _print_backend_changes(table, per_query, params["k"])
+    if params["latex"]:
+        params["latex"].parent.mkdir(parents=True, exist_ok=True)
+        means, lbr = (
+            to_latex(mean_over_k(table), "Means over k (\\%)"),
+            to_latex(lbr_table(table), "P@1 and R@64 (\\%)"),
+        )
+        params["latex"].write_text(means + "\n" + lbr, encoding="utf-8")
+        say(f"LaTeX tables → {params['latex']}")
+    if params["html"]:
+        write_html_report(params, table)
     return 0
 
 
@@ -85,6 +107,10 @@ def _print_tables(table: Any, k: int) -> None:
     ks = ",".join(str(int(k)) for k in sorted(table["k"].unique()))
     print(f"precision / recall / DRM (%), ALL datasets, mean over k = {ks}:")
     print(mean_over_k(table).to_string())
+    lbr = lbr_table(table)
+    if not lbr.empty:
+        print("\nLegalBench-RAG's table: precision@1 and recall@64 per dataset (%):")
+        print(lbr.to_string())
     for metric in ("drm", "precision", "recall"):
         print(f"\n{metric}@{k} per dataset (%):")
         print(at_k(table, k, metric).to_string())

@@ -39,15 +39,16 @@ MIN_COLUMNS, MAX_COLUMNS = 2, 5
 PARAM_COLUMNS = "cols"  # URL parameter: comma-separated method keys
 
 
-def method_choices(base: RunConfig) -> dict[str, str]:
-    """``method key → display name`` of every method a user can put in a column (the catalogue)."""
-    return {key: preset.title for key, preset in catalogue(base).items()}
+def method_choices(base: RunConfig, bench: Benchmark | None = None) -> dict[str, str]:
+    """``method key → display name`` of every method a user can put in a column (the catalogue;
+    with ``bench``, only what fits it: an imported run only on its own benchmark)."""
+    return {key: preset.title for key, preset in catalogue(base, bench).items()}
 
 
-def parse_methods(raw: str | None, base: RunConfig) -> tuple[str, ...]:
+def parse_methods(raw: str | None, base: RunConfig, bench: Benchmark | None = None) -> tuple[str, ...]:
     """Method keys from the URL (``cols=baseline,doc-aware``): unknown keys dropped, at most
     five; fewer than two known keys → the default columns."""
-    known = catalogue(base)
+    known = catalogue(base, bench)
     keys = tuple(dict.fromkeys(k.strip() for k in (raw or "").split(",") if k.strip() in known))[:MAX_COLUMNS]
     return keys if len(keys) >= MIN_COLUMNS else default_methods(base)
 

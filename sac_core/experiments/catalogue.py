@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..engine.data import Benchmark
 from .config import METHODS, STAGES, RunConfig
 from .plugins import Preset
 
@@ -23,12 +24,15 @@ class Column:
     config: RunConfig
 
 
-def catalogue(base: RunConfig) -> dict[str, Preset[RunConfig]]:
+def catalogue(base: RunConfig, bench: Benchmark | None = None) -> dict[str, Preset[RunConfig]]:
     """``key → preset`` of every registered method and stage: the default columns first, then the
-    others, each in registration order."""
+    others, each in registration order; with ``bench``, only presets whose method fits it
+    (:meth:`~.plugins.Method.fits`: an imported run only on the benchmark it was made for)."""
     out: dict[str, Preset[RunConfig]] = {}
     for plugin in [*METHODS, *STAGES]:
         out.update(plugin.presets(base))
+    if bench is not None:
+        out = {key: p for key, p in out.items() if p.config.method_plugin.fits(p.config, bench) is None}
     return dict(sorted(out.items(), key=lambda item: not item[1].default))  # a stable sort
 
 

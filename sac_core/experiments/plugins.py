@@ -113,6 +113,11 @@ class Method(ABC, Generic[C]):
     def open(self, config: C, ctx: OpenContext) -> Opened:
         """Load (or build, as ``ctx`` allows) what ``config`` needs and return its ranker."""
 
+    def fits(self, config: C, bench: Benchmark) -> str | None:
+        """None when ``config`` can run on ``bench``, else why not (an imported run made for another
+        benchmark); the catalogue leaves out presets that do not fit the benchmark shown."""
+        return None
+
     def presets(self, base: C) -> Mapping[str, Preset[C]]:
         """Named settings offered in the Compare catalogue, keyed by a short id (for URLs)."""
         return {}

@@ -37,6 +37,39 @@ def at_k(table: pd.DataFrame, k: int = 8, metric: str = "drm") -> pd.DataFrame:
     return wide[order].round(2)
 
 
+def lbr_table(table: pd.DataFrame, precision_k: int = 1, recall_k: int = 64) -> pd.DataFrame:
+    """LegalBench-RAG's table shape (Pipitone & Alami 2024, and the papers after it): precision@1
+    and recall@64 per dataset (and ``ALL``, the macro mean), one row per configuration (%).
+    Columns ``(dataset, "P@1")`` and ``(dataset, "R@64")``; NaN where a run lacks that k."""
+    import pandas as pd
+
+    parts = {}
+    for metric, k, label in (("precision", precision_k, f"P@{precision_k}"), ("recall", recall_k, f"R@{recall_k}")):
+        sel = table[table["k"] == k]
+        if sel.empty:
+            continue
+        parts[label] = (
+            sel.pivot_table(index=_key(table), columns="dataset", values=metric, dropna=False).dropna(how="all") * 100
+        )
+    if not parts:
+        return pd.DataFrame()
+    wide = pd.concat(parts, axis=1).swaplevel(0, 1, axis=1)
+    datasets = [d for d in dict.fromkeys(wide.columns.get_level_values(0)) if d != "ALL"]
+    order = [d for d in sorted(datasets)] + (["ALL"] if "ALL" in wide.columns.get_level_values(0) else [])
+    return wide.reindex(columns=[(d, label) for d in order for label in parts]).round(2)
+
+
+def to_latex(frame: pd.DataFrame, caption: str = "") -> str:
+    """A table as LaTeX (booktabs), numbers with two decimals; strings escaped for LaTeX."""
+    frame = frame.copy()
+    latex_names = lambda names: [None if n is None else str(n).replace("_", "\\_") for n in names]
+    frame.index.names = latex_names(frame.index.names)
+    frame.columns.names = latex_names(frame.columns.names)
+    styler = frame.style.format(precision=2, na_rep="--", escape="latex")
+    styler = styler.format_index(escape="latex", axis=0, precision=2).format_index(escape="latex", axis=1)
+    return styler.to_latex(hrules=True, caption=caption or None, multicol_align="c")
+
+
 def read_results(paths: list[str]) -> pd.DataFrame:
     import pandas as pd
 

@@ -263,8 +263,9 @@ def _as_written(results: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     out = results.copy()
+    floats = {col for col, value in RunConfig().columns().items() if isinstance(value, float)}  # e.g. semantic_weight
     for col in out.columns:
-        if col in METRICS or col == "k" or not pd.api.types.is_float_dtype(out[col]):
+        if col in METRICS or col == "k" or col in floats or not pd.api.types.is_float_dtype(out[col]):
             continue
         values = out[col].dropna()
         if (values == values.round()).all():  # also when every value is missing: None, as written

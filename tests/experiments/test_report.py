@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
 
-from sac_core.experiments.report import at_k, mean_over_k
+from sac_core.experiments.report import at_k, lbr_table, mean_over_k, to_latex
 
 
 def table():
@@ -76,3 +76,35 @@ def test_without_queries_recomputes_each_dataset_and_the_macro_mean():
     assert table.loc["ALL", "variant"] == "sac" and table.loc["ALL", "chunk_size"] == 500
     only_b = without_queries(results, per_query, {"a/0", "a/1"}).set_index("dataset")
     assert "a" not in only_b.index and only_b.loc["ALL", "drm"] == 0.5  # a dataset left empty drops out
+
+
+def test_legalbench_rag_table_gives_precision_at_1_and_recall_at_64_per_dataset():
+    rows = [
+        {"dataset": ds, "variant": "m", "k": k, "precision": p, "recall": r, "drm": 0.0}
+        for ds, k, p, r in (
+            ("a", 1, 0.5, 0.1),
+            ("a", 64, 0.01, 0.9),
+            ("b", 1, 0.25, 0.2),
+            ("b", 64, 0.02, 0.7),
+            ("ALL", 1, 0.375, 0.15),
+            ("ALL", 64, 0.015, 0.8),
+        )
+    ]
+    t = lbr_table(pd.DataFrame(rows))
+    assert list(t.columns) == [
+        ("a", "P@1"),
+        ("a", "R@64"),
+        ("b", "P@1"),
+        ("b", "R@64"),
+        ("ALL", "P@1"),
+        ("ALL", "R@64"),
+    ]
+    assert t.loc["m"].tolist() == [50.0, 90.0, 25.0, 70.0, 37.5, 80.0]
+    latex = to_latex(t)
+    assert "\\toprule" in latex and "P@1" in latex and "50.00" in latex
+
+
+def test_latex_escapes_names():
+    frame = pd.DataFrame({"precision": [1.234]}, index=pd.Index(["a_b & 100%"], name="variant_name"))
+    latex = to_latex(frame)
+    assert "a\\_b \\& 100\\%" in latex and "variant\\_name" in latex and "1.23" in latex

@@ -6,6 +6,22 @@ from .heldout import write_heldout
 from .ingest import ExtractionError, IngestReport, extract, ingest_folder
 from .paths import CACHE_ENV, DATA_ENV, DATA_ROOT_ENV, confined, data_roots, default_cache_dir, resolve_data_dir
 from .protocols import PROTOCOLS, QUERIES_PER_DATASET, select
+from .runfiles import (
+    FORMATS as RUN_FORMATS,
+)
+from .runfiles import (
+    ParsedRun,
+    RunCheck,
+    RunFileError,
+    Snippet,
+    decode,
+    doc_id,
+    parse_doc_id,
+    parse_run,
+    run_check,
+    write_jsonl,
+    write_trec,
+)
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
 
 __all__ = [
@@ -15,25 +31,37 @@ __all__ = [
     "DATA_ROOT_ENV",
     "PROTOCOLS",
     "QUERIES_PER_DATASET",
+    "RUN_FORMATS",
     "Benchmark",
     "BenchmarkError",
     "Document",
     "ExtractionError",
     "IngestReport",
+    "ParsedRun",
     "Query",
+    "RunCheck",
+    "RunFileError",
+    "Snippet",
     "Span",
     "available_datasets",
     "confined",
     "data_roots",
+    "decode",
     "default_cache_dir",
+    "doc_id",
     "extract",
     "ingest_folder",
     "load_benchmark",
     "parse_datasets",
+    "parse_doc_id",
+    "parse_run",
     "read_document",
     "read_queries",
     "resolve_data_dir",
+    "run_check",
     "select",
     "write_demo_corpus",
     "write_heldout",
+    "write_jsonl",
+    "write_trec",
 ]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..data import Query, Span
 from .drm import drm
-from .ranking import hit, mrr, ndcg
+from .ranking import RANX_METRICS, hit, mrr, ndcg, ranx_scores
 from .spans import precision_recall
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
@@ -36,14 +36,30 @@ def score_query(retrieved: Sequence[Span], query: Query, k: int, mode: str = "me
 def score_run(
     queries: Sequence[Query], run: dict[str, list[Span]], ks: Sequence[int] = DEFAULT_KS, mode: str = "merged"
 ) -> pd.DataFrame:
-    """One row per (query, k): ``query_id, dataset, k`` and every metric. Missing query → empty retrieval."""
+    """One row per (query, k): ``query_id, dataset, k`` and every metric. Missing query → empty
+    retrieval. DRM and character precision/recall per query; Hit, MRR and nDCG through ranx
+    (:func:`~.ranking.ranx_scores`)."""
     import pandas as pd
 
-    rows = [
-        {"query_id": q.query_id, "dataset": q.dataset, "k": k, **score_query(run.get(q.query_id, []), q, k, mode)}
-        for q in queries
-        for k in ks
-    ]
+    ranked = {q.query_id: [s.file_path for s in run.get(q.query_id, [])] for q in queries}
+    ranking = ranx_scores({q.query_id: q.gold_files for q in queries}, ranked, ks) if queries else {}
+    rows = []
+    for q in queries:
+        spans = run.get(q.query_id, [])
+        for k in ks:
+            top = list(spans[:k])
+            precision, recall = precision_recall(top, q.gold, mode)
+            rows.append(
+                {
+                    "query_id": q.query_id,
+                    "dataset": q.dataset,
+                    "k": k,
+                    "drm": drm([s.file_path for s in top], q.gold_files),
+                    "precision": precision,
+                    "recall": recall,
+                    **{m: ranking[q.query_id, k][m] for m in RANX_METRICS},
+                }
+            )
     return pd.DataFrame(rows, columns=["query_id", "dataset", "k", *METRICS])
 
 

@@ -8,6 +8,7 @@ sections, expansion, reranking), one module per signal.
 """
 
 from .document_aware import DocumentAwareRetriever, SignalParts
+from .external import ExternalError, RetrieverRanker, RunRanker, SnippetRetriever, make_retriever
 from .pool import Pool, build_pool, chunk_text
 from .query import QueryParts, split_query
 from .ranker import Hit, Ranker, as_spans
@@ -21,17 +22,22 @@ __all__ = [
     "SAC_TEMPLATE",
     "SECTION_PROVIDERS",
     "DocumentAwareRetriever",
+    "ExternalError",
     "Hit",
     "Pool",
     "QueryParts",
     "Ranker",
     "Retriever",
+    "RetrieverRanker",
+    "RunRanker",
     "SignalParts",
     "Signals",
+    "SnippetRetriever",
     "as_spans",
     "augment",
     "build_pool",
     "chunk_text",
+    "make_retriever",
     "split_query",
     "summary_augmented",
 ]
