@@ -22,8 +22,7 @@ def runs(demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path
     queries = {q.query_id: q for q in bench.queries}
     perfect = {q.query_id: [Snippet(s.file_path, s.start, s.end) for s in q.gold] for q in bench.queries}
     other = {
-        q.query_id: [Snippet(next(d for d in bench.documents if d not in q.gold_files), 0, 500)]
-        for q in bench.queries
+        q.query_id: [Snippet(next(d for d in bench.documents if d not in q.gold_files), 0, 500)] for q in bench.queries
     }
     folder = tmp_path_factory.mktemp("runs")
     (folder / "perfect.jsonl").write_text(write_jsonl(queries, perfect), encoding="utf-8")
