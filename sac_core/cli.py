@@ -62,10 +62,11 @@ from .experiments.bench import (
     warm_sweep_seconds,
 )
 from .experiments.config import OptionValue, parse_option
-from .experiments.evaluate import indexed_chunks
+from .experiments.evaluate import indexed_chunks, summaries_read
 from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summaries
 from .experiments.index_store import index_folder
 from .experiments.methods import SAC_METHOD, IndexMethod
+from .experiments.noname import write_noname
 from .experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
 from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation, open_index_retriever
 
@@ -307,6 +308,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     ctx = OpenContext(
         bench, data_dir, cache_dir, Embedders(cache_dir), progress=not args.quiet, save=args.save_index, notes=say
     )
+    for read in summaries_read(config, ctx):
+        say(read.describe())
     ev = evaluate(config, ctx)
     wall = time.perf_counter() - start
     ev.results["wall_seconds"] = round(wall, 1)
@@ -574,6 +577,15 @@ def cmd_heldout(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_noname(args: argparse.Namespace) -> int:
+    data_dir = resolve_data_dir(args.data)
+    counts = write_noname(data_dir, args.out)
+    for ds, (queries, changed) in counts.items():
+        print(f"{ds}: {queries} queries, {changed} without their opening document reference")
+    print(f"wrote {args.out}; run it as {data_dir} (same protocols, query ids and gold): --data {args.out}")
+    return 0
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
     name = args.name or args.folder.resolve().name
     start = time.perf_counter()
@@ -838,6 +850,13 @@ def build_parser() -> argparse.ArgumentParser:
     ho.add_argument("--exclude", default="lbr-mini,paper", help="protocols whose documents are left out")
     ho.add_argument("--max-docs", type=int, default=40, help="documents per dataset at most (sampled)")
     ho.set_defaults(func=cmd_heldout)
+
+    nn = sub.add_parser("noname", help="write a copy of a benchmark folder whose queries do not name their document")
+    nn.add_argument("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
+    nn.add_argument(
+        "--out", type=Path, required=True, help="new folder (outside the project): benchmarks/ + corpus symlink"
+    )
+    nn.set_defaults(func=cmd_noname)
 
     se = sub.add_parser("separation", help="how far apart documents lie in each index (and vs DRM over a grid)")
     _add_data_args(se)

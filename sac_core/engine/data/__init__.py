@@ -4,7 +4,16 @@ from .benchmark import available_datasets, load_benchmark, parse_datasets, read_
 from .demo import write_demo_corpus
 from .heldout import write_heldout
 from .ingest import ExtractionError, IngestReport, extract, ingest_folder
-from .paths import CACHE_ENV, DATA_ENV, DATA_ROOT_ENV, data_roots, default_cache_dir, resolve_data_dir
+from .paths import (
+    CACHE_ENV,
+    DATA_ENV,
+    DATA_ROOT_ENV,
+    check_outside_project,
+    data_roots,
+    default_cache_dir,
+    project_root,
+    resolve_data_dir,
+)
 from .protocols import PROTOCOLS, QUERIES_PER_DATASET, select
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
 
@@ -23,12 +32,14 @@ __all__ = [
     "Query",
     "Span",
     "available_datasets",
+    "check_outside_project",
     "data_roots",
     "default_cache_dir",
     "extract",
     "ingest_folder",
     "load_benchmark",
     "parse_datasets",
+    "project_root",
     "read_document",
     "read_queries",
     "resolve_data_dir",
