@@ -106,6 +106,21 @@ class DocumentAwareRetriever:
             out.append([Hit(self.pool.chunks[int(i)], float(scores[int(i)])) for i in order[:k]])
         return out
 
+    def document_evidence(self, queries: Sequence[str]) -> list[bool]:
+        """Per query: whether its document scores act (a document signal is on and the gate is open),
+        i.e. whether the query said which document it means. Passage methods work inside the top
+        document only then (:mod:`.routed`)."""
+        s = self.signals
+        if not s.scores_documents or self.parts.documents is None:
+            return [False] * len(queries)
+        parts = [split_query(q) if s.split_query else QueryParts(q, q) for q in queries]
+        if s.doc_gate == "split":  # no document score needed to decide
+            return [p.split for p in parts]
+        if s.doc_gate == "always":
+            return [True] * len(queries)
+        vectors = self.embedder.encode([p.document for p in parts], False)
+        return [self._document_scores(p, v) is not None for p, v in zip(parts, vectors)]
+
     @property
     def _only_document_signals(self) -> bool:
         """No signal beyond the query split and the document scores (prior, routing) is on."""

@@ -1,11 +1,23 @@
 """The built-in methods and stages, each one module that registers itself on import:
-:mod:`.baseline`, :mod:`.sac` (index methods, :mod:`.indexed`) and :mod:`.document_aware` (a stage).
+:mod:`.baseline`, :mod:`.sac` (index methods, :mod:`.indexed`), :mod:`.document_aware` (a stage)
+and the passage stages that refine it, applied in this order: :mod:`.within_document`,
+:mod:`.small_to_big`, :mod:`.trimming`.
 """
 
 from .baseline import BASELINE, Baseline
 from .document_aware import DOCUMENT_AWARE, DOCUMENT_AWARE_STAGE, SAC_PRIOR, DocumentAware, signal_parts
 from .indexed import IndexMethod
 from .sac import SAC, SAC_METHOD
+
+# isort: split
+# The passage stages register in the order they apply (after the document-aware stage).
+from .within_document import WITHIN_DOCUMENT_STAGE, WithinDocument
+
+# isort: split
+from .small_to_big import SMALL_TO_BIG_STAGE, SmallToBig
+
+# isort: split
+from .trimming import TRIMMING_STAGE, Trimming
 
 __all__ = [
     "BASELINE",
@@ -14,8 +26,14 @@ __all__ = [
     "SAC",
     "SAC_METHOD",
     "SAC_PRIOR",
+    "SMALL_TO_BIG_STAGE",
+    "TRIMMING_STAGE",
+    "WITHIN_DOCUMENT_STAGE",
     "Baseline",
     "DocumentAware",
     "IndexMethod",
+    "SmallToBig",
+    "Trimming",
+    "WithinDocument",
     "signal_parts",
 ]

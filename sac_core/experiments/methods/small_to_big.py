@@ -1,0 +1,56 @@
+"""Small-to-big (:mod:`sac_core.engine.retrieval.small_to_big`) as a stage: the routed document's
+best sentences, each grown into the passage around it, come first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...engine.retrieval.routed import refinable
+from ...engine.retrieval.small_to_big import SmallToBigRanker, SmallToBigSettings
+from ..config import STAGES, RunConfig
+from ..plugins import OpenContext, Opened, Stage
+from ..sentence_store import open_sentences
+
+NAME = "small_to_big"
+
+
+@dataclass(frozen=True)
+class SmallToBigOptions:
+    on: bool = False
+    depth: int = 16  # best chunks of the routed document whose sentences are candidates
+    chunk_weight: float = 1.0  # weight of z(cosine of the sentence's chunk)
+    bm25_weight: float = 0.25  # weight of z(BM25 of the question over the document's sentences)
+    grow: float = 2.0  # a neighbouring sentence joins a passage when its score is at least this (z units)
+    max_chars: int = 800  # longest passage (characters)
+    max_sentence_chars: int = 400  # longer sentences are cut (characters)
+
+    def __post_init__(self) -> None:
+        if self.depth < 1 or self.max_chars < 1 or self.max_sentence_chars < 1:
+            raise ValueError("depth, max_chars and max_sentence_chars must be >= 1")
+        if self.chunk_weight < 0 or self.bm25_weight < 0:
+            raise ValueError("weights must be >= 0")
+
+
+class SmallToBig(Stage[RunConfig]):
+    name = NAME
+    Options = SmallToBigOptions
+
+    def options(self, config: RunConfig) -> SmallToBigOptions:
+        return config.plugin_options(NAME, SmallToBigOptions)
+
+    def active(self, config: RunConfig) -> bool:
+        return self.options(config).on
+
+    def label(self, config: RunConfig) -> str:
+        o = self.options(config)
+        return f"+s2b(@{o.depth},c×{o.chunk_weight:g},bm25×{o.bm25_weight:g},grow≥{o.grow:g},≤{o.max_chars})"
+
+    def wrap(self, opened: Opened, config: RunConfig, ctx: OpenContext) -> Opened:
+        o = self.options(config)
+        settings = SmallToBigSettings(o.depth, o.chunk_weight, o.bm25_weight, o.grow, o.max_chars)
+        sentences = open_sentences(config, ctx, o.max_sentence_chars)
+        ranker = SmallToBigRanker(refinable(opened.ranker, NAME), settings, sentences, split=config.signals.split_query)
+        return Opened(ranker, opened.summaries)
+
+
+SMALL_TO_BIG_STAGE = STAGES.register(SmallToBig())
