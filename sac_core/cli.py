@@ -27,6 +27,7 @@ from .engine.data import (
     ingest_folder,
     load_benchmark,
     parse_datasets,
+    read_queries,
     resolve_data_dir,
     write_demo_corpus,
     write_heldout,
@@ -67,7 +68,16 @@ from .experiments.executors import EXECUTORS, Executor, prefill, prefill_summari
 from .experiments.index_store import index_folder
 from .experiments.methods import SAC_METHOD, IndexMethod
 from .experiments.noname import write_noname
-from .experiments.report import at_k, backend_changes, mean_over_k, read_results, without_queries
+from .experiments.report import (
+    at_k,
+    backend_changes,
+    by_halves,
+    legalbench_shape,
+    mean_over_k,
+    pair_table,
+    read_results,
+    without_queries,
+)
 from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation, open_index_retriever
 
 
@@ -551,6 +561,33 @@ def cmd_report(args: argparse.Namespace) -> int:
         for metric in ("drm", "precision", "recall"):
             print(f"\n{metric}@{args.k} per dataset (%):")
             print(at_k(table, args.k, metric).to_string())
+        if {1, 64} <= set(table["k"].astype(int)):
+            print("\nLegalBench-RAG's shape: precision@1 and recall@64 per dataset (%):")
+            print(legalbench_shape(table).round(2).to_string())
+        per_query_file = Path(args.results[0]).parent / "per_query.csv.gz"
+        if args.halves or args.pair:
+            if not per_query_file.is_file():
+                raise SystemExit(f"--halves / --pair need {per_query_file} (a sweep's per-query results)")
+            per_query_table = pd.read_csv(per_query_file)
+        if args.halves:
+            data_dir = resolve_data_dir(args.data)
+            owner = {
+                q.query_id: q.gold[0].file_path
+                for ds in sorted(per_query_table["dataset"].unique())
+                for q in read_queries(data_dir, str(ds))
+            }
+            print("\nprecision / recall / DRM (%, means over k) on each half of the queries, split by document:")
+            print(by_halves(table, per_query_table, owner).to_string())
+        pairs = [pair_table(per_query_table, table, a, b) for a, b in args.pair or []]
+        for found in pairs:
+            print(f"\n{found['variant_b'].iloc[0]}\n  against {found['variant_a'].iloc[0]} (paired permutation tests):")
+            shown = found[found["metric"].isin(["drm", "precision", "recall"])]
+            print(
+                shown[["metric", "k", "mean_a", "mean_b", "p_value", "wins", "losses"]].round(4).to_string(index=False)
+            )
+        if pairs and args.pairs_out:
+            args.pairs_out.parent.mkdir(parents=True, exist_ok=True)
+            pd.concat(pairs, ignore_index=True).to_csv(args.pairs_out, index=False)
         backends = sorted(table["backend"].dropna().unique()) if "backend" in table.columns else []
         per_query = Path(args.results[0]).parent / "per_query.csv.gz"
         if len(backends) > 1 and per_query.is_file():
@@ -826,7 +863,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PROTOCOL",
         help="recompute without the queries of this protocol (e.g. lbr-mini, where methods were tuned)",
     )
-    rp.add_argument("--data", help="LegalBench-RAG directory for --without-queries-of (default: $SAC_DATA_DIR)")
+    rp.add_argument(
+        "--data", help="LegalBench-RAG directory for --without-queries-of / --halves (default: $SAC_DATA_DIR)"
+    )
+    rp.add_argument(
+        "--halves", action="store_true", help="also each cell on both halves of the queries, split by document"
+    )
+    rp.add_argument(
+        "--pair",
+        nargs=2,
+        action="append",
+        metavar=("A", "B"),
+        help="paired permutation tests of cell B against cell A (cell ids or variant names; repeatable)",
+    )
+    rp.add_argument("--pairs-out", type=Path, help="write the --pair tables to this CSV")
     rp.set_defaults(func=cmd_report)
 
     ig = sub.add_parser(
