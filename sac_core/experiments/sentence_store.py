@@ -49,14 +49,15 @@ def marker_path(config: RunConfig, ctx: OpenContext, max_chars: int) -> Path:
     return Path(ctx.cache_dir) / SENTENCES / f"{sentences_key(config, ctx, max_chars)}.json"
 
 
-def open_sentences(config: RunConfig, ctx: OpenContext, max_chars: int) -> SentenceIndex:
+def open_sentences(config: RunConfig, ctx: OpenContext, max_chars: int, *, embedded: bool = True) -> SentenceIndex:
     """The benchmark documents' sentences over the run's embedder (see the module docstring):
     embedded all at once when ``ctx.save``; :class:`NotBuilt` when ``ctx.build`` is False and they
-    were not; otherwise embedded on demand."""
+    were not; otherwise embedded on demand. ``embedded`` False: a method that reads only the
+    sentences' spans and text (nothing to precompute)."""
     embedder = ctx.embedders.get(config.model, config.backend)
     index = SentenceIndex({fp: d.text for fp, d in ctx.bench.documents.items()}, embedder, max_chars)
     marker = marker_path(config, ctx, max_chars)
-    if marker.is_file():
+    if not embedded or marker.is_file():
         return index
     if ctx.save:
         t0 = time.perf_counter()

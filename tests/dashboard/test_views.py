@@ -191,8 +191,9 @@ def test_trimmed_hit_card_shows_the_kept_text_and_greys_what_was_cut():
 
 def test_hit_cards_use_the_trimmed_card_only_for_trimmed_hits():
     class Trimmer:
-        trimmed = {(FP, 5, 16): Chunk(FP, 0, 20, "aaaaa<bbbbbbbbb>cccc")}
-        inner = None
+        def __init__(self) -> None:
+            self.trimmed = {(FP, 5, 16): Chunk(FP, 0, 20, "aaaaa<bbbbbbbbb>cccc")}
+            self.inner = None
 
     hits = [Hit(Chunk(FP, 5, 16, "<bbbbbbbbb>"), 0.5), _hit("plain", start=30)]
     cards = views.hit_cards(Trimmer(), hits, [True, False], [])

@@ -27,7 +27,7 @@ def test_signals_share_the_index_and_keep_published_ids() -> None:
     assert "signals_doc_weight" not in plain.columns()  # published cells keep their ids
     cols = aware.columns()
     assert cols["signals_split_query"] is True and cols["signals_doc_bm25"] == 0.125
-    assert cols["variant"] == "baseline+split+doc:summary300×8+bm25×0.125"
+    assert cols["variant"] == "baseline+split+doc:summary300×8+bm25×0.125+gate:split"
     assert cols["summary_provider"] == "file"  # the document summaries it embeds are part of the method
     assert plain.columns()["summary_provider"] is None
 

@@ -6,9 +6,11 @@ vectors are sharp, and hand back a larger window for context. Here the units are
 (:mod:`.sentences`) of the routed document's best ``depth`` chunks (so only those are embedded);
 each is scored
 
-    score(s) = z(cos(q, s)) + chunk_weight · z(cos(q, chunk of s)) + bm25_weight · z(BM25(q, s))
+    score(s) = sentence_weight · z(cos(q, s)) + chunk_weight · z(cos(q, chunk of s))
+               + bm25_weight · z(BM25(q, s))
 
-(z over the candidate sentences; BM25 with IDF over the document's sentences). The best sentence
+(z over the candidate sentences; BM25 with IDF over the document's sentences). With
+``sentence_weight`` 0 no sentence is embedded: the chunk's cosine and the sentence's BM25 decide. The best sentence
 not yet returned starts a passage, which grows one neighbouring sentence at a time (the better
 one first) while the neighbour scores at least ``grow`` and the passage stays within ``max_chars``
 characters: a clause the query matches throughout comes back whole, a lone matching sentence
@@ -35,6 +37,7 @@ from .sentences import SentenceIndex
 @dataclass(frozen=True)
 class SmallToBigSettings:
     depth: int = 16  # best chunks of the routed document whose sentences are candidates
+    sentence_weight: float = 1.0  # 0: no sentence embeddings
     chunk_weight: float = 1.0
     bm25_weight: float = 0.25
     grow: float = 2.0  # a neighbour joins a passage when its score is at least this (z units)
@@ -126,11 +129,12 @@ class SmallToBigRanker:
         chosen = np.flatnonzero(np.isfinite(chunk_cos))
         if len(chosen) == 0:
             return []
-        cos = self.sentences.vectors(file_path, chosen) @ qv
-        bm25 = self._sentence_bm25(file_path).scores(question)[chosen]
         s = self.settings
+        bm25 = self._sentence_bm25(file_path).scores(question)[chosen]
         scores = np.full(len(spans), -np.inf)
-        scores[chosen] = zscore(cos) + s.chunk_weight * zscore(chunk_cos[chosen]) + s.bm25_weight * zscore(bm25)
+        scores[chosen] = s.chunk_weight * zscore(chunk_cos[chosen]) + s.bm25_weight * zscore(bm25)
+        if s.sentence_weight:
+            scores[chosen] += s.sentence_weight * zscore(self.sentences.vectors(file_path, chosen) @ qv)
         text = self.sentences.texts[file_path]
         out = []
         for lo, hi, peak in grow_passages(spans, scores, s.grow, s.max_chars, k):

@@ -3,13 +3,16 @@ best sentences, each grown into the passage around it, come first."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...engine.retrieval.routed import refinable
 from ...engine.retrieval.small_to_big import SmallToBigRanker, SmallToBigSettings
 from ..config import STAGES, RunConfig
-from ..plugins import OpenContext, Opened, Stage
+from ..plugins import OpenContext, Opened, Preset, Stage
 from ..sentence_store import open_sentences
+from . import baseline
+from .document_aware import DOCUMENT_AWARE
 
 NAME = "small_to_big"
 
@@ -18,6 +21,7 @@ NAME = "small_to_big"
 class SmallToBigOptions:
     on: bool = False
     depth: int = 16  # best chunks of the routed document whose sentences are candidates
+    sentence_weight: float = 1.0  # weight of z(sentence cosine); 0: no sentence is embedded
     chunk_weight: float = 1.0  # weight of z(cosine of the sentence's chunk)
     bm25_weight: float = 0.25  # weight of z(BM25 of the question over the document's sentences)
     grow: float = 2.0  # a neighbouring sentence joins a passage when its score is at least this (z units)
@@ -27,7 +31,7 @@ class SmallToBigOptions:
     def __post_init__(self) -> None:
         if self.depth < 1 or self.max_chars < 1 or self.max_sentence_chars < 1:
             raise ValueError("depth, max_chars and max_sentence_chars must be >= 1")
-        if self.chunk_weight < 0 or self.bm25_weight < 0:
+        if min(self.sentence_weight, self.chunk_weight, self.bm25_weight) < 0:
             raise ValueError("weights must be >= 0")
 
 
@@ -43,14 +47,19 @@ class SmallToBig(Stage[RunConfig]):
 
     def label(self, config: RunConfig) -> str:
         o = self.options(config)
-        return f"+s2b(@{o.depth},c×{o.chunk_weight:g},bm25×{o.bm25_weight:g},grow≥{o.grow:g},≤{o.max_chars})"
+        sentence = "" if o.sentence_weight == 1.0 else f"s×{o.sentence_weight:g},"
+        return f"+s2b(@{o.depth},{sentence}c×{o.chunk_weight:g},bm25×{o.bm25_weight:g},grow≥{o.grow:g},≤{o.max_chars})"
 
     def wrap(self, opened: Opened, config: RunConfig, ctx: OpenContext) -> Opened:
         o = self.options(config)
-        settings = SmallToBigSettings(o.depth, o.chunk_weight, o.bm25_weight, o.grow, o.max_chars)
-        sentences = open_sentences(config, ctx, o.max_sentence_chars)
+        settings = SmallToBigSettings(o.depth, o.sentence_weight, o.chunk_weight, o.bm25_weight, o.grow, o.max_chars)
+        sentences = open_sentences(config, ctx, o.max_sentence_chars, embedded=bool(o.sentence_weight))
         ranker = SmallToBigRanker(refinable(opened.ranker, NAME), settings, sentences, split=config.signals.split_query)
         return Opened(ranker, opened.summaries)
+
+    def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
+        aware = base.with_(method=baseline.NAME, signals=DOCUMENT_AWARE, options={"small_to_big.on": True})
+        return {"doc-aware-s2b": Preset("Document-aware, small-to-big passages", aware)}
 
 
 SMALL_TO_BIG_STAGE = STAGES.register(SmallToBig())

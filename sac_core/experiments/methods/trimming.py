@@ -3,13 +3,16 @@ routed document's hits cut to their query-relevant sentences."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...engine.retrieval.routed import refinable
 from ...engine.retrieval.trimming import TrimmingRanker, TrimSettings
 from ..config import STAGES, RunConfig
-from ..plugins import OpenContext, Opened, Stage
+from ..plugins import OpenContext, Opened, Preset, Stage
 from ..sentence_store import open_sentences
+from . import baseline
+from .document_aware import DOCUMENT_AWARE
 
 NAME = "trim"
 
@@ -47,6 +50,10 @@ class Trimming(Stage[RunConfig]):
             refinable(opened.ranker, NAME), TrimSettings(o.drop, o.depth), sentences, split=config.signals.split_query
         )
         return Opened(ranker, opened.summaries)
+
+    def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
+        aware = base.with_(method=baseline.NAME, signals=DOCUMENT_AWARE, options={"trim.on": True})
+        return {"doc-aware-trim": Preset("Document-aware, trimmed", aware)}
 
 
 TRIMMING_STAGE = STAGES.register(Trimming())

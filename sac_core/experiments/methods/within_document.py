@@ -4,13 +4,16 @@ inside the document (+ best sentence, + neighbours) and come first."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...engine.retrieval.routed import refinable
 from ...engine.retrieval.within_document import WithinDocumentRanker, WithinDocumentWeights
 from ..config import STAGES, RunConfig
-from ..plugins import OpenContext, Opened, Stage
+from ..plugins import OpenContext, Opened, Preset, Stage
 from ..sentence_store import open_sentences
+from . import baseline
+from .document_aware import DOCUMENT_AWARE
 
 NAME = "within_doc"
 
@@ -58,6 +61,14 @@ class WithinDocument(Stage[RunConfig]):
             refinable(opened.ranker, NAME), weights, split=config.signals.split_query, sentences=sentences
         )
         return Opened(ranker, opened.summaries)
+
+    def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
+        aware = base.with_(
+            method=baseline.NAME,
+            signals=DOCUMENT_AWARE,
+            options={"within_doc.on": True, "within_doc.bm25": 0.25, "within_doc.neighbour": 0.25},
+        )
+        return {"doc-aware-within": Preset("Document-aware, within-document ranking", aware)}
 
 
 WITHIN_DOCUMENT_STAGE = STAGES.register(WithinDocument())

@@ -158,13 +158,19 @@ def test_small_to_big_returns_passages_of_the_routed_document_then_the_rest() ->
     vectors = np.array([VECTORS[c.text] for c in CHUNKS], dtype=np.float32)
     base = RoutedToA(Pool(CHUNKS, tuple(c.text for c in CHUNKS)), FakeEmbedder(), dense=DenseIndex(vectors))  # type: ignore[arg-type]
     ranker = SmallToBigRanker(
-        base, SmallToBigSettings(depth=1, chunk_weight=0.0, bm25_weight=0.0, grow=9.0), sentences(), split=False
+        base,
+        SmallToBigSettings(depth=1, sentence_weight=1.0, chunk_weight=0.0, bm25_weight=0.0, grow=9.0),
+        sentences(),
+        split=False,
     )
     # candidates: the sentences of a0 ("Term is two years." cos 1, "Notice by mail." cos 0): two passages
     got = spans(ranker.search(["how long is the term?"], 3)[0])
     assert got == [("a.txt", 0, 18), ("a.txt", 19, 34), ("b.txt", 0, 20)]
     grown = SmallToBigRanker(
-        base, SmallToBigSettings(depth=1, chunk_weight=0.0, bm25_weight=0.0, grow=-9.0), sentences(), split=False
+        base,
+        SmallToBigSettings(depth=1, sentence_weight=1.0, chunk_weight=0.0, bm25_weight=0.0, grow=-9.0),
+        sentences(),
+        split=False,
     )
     assert spans(grown.search(["how long is the term?"], 2)[0]) == [("a.txt", 0, 34), ("b.txt", 0, 20)]
 
