@@ -36,6 +36,7 @@ from .engine.embedding import BACKENDS, DEFAULT_MODEL, Embedder, Embedders, defa
 from .engine.indexes import load_index
 from .engine.metrics import DEFAULT_KS
 from .engine.retrieval import Signals, build_pool
+from .engine.retrieval.sentences import MAX_SENTENCE_CHARS
 from .engine.summaries import SummaryConfig, SummaryError, estimate_cost, run_cost, summarize_documents
 from .experiments import (
     METHODS,
@@ -80,6 +81,7 @@ from .experiments.report import (
     read_results,
     without_queries,
 )
+from .experiments.sentence_store import open_sentences
 from .experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation, open_index_retriever
 
 
@@ -233,6 +235,10 @@ def cmd_index(args: argparse.Namespace) -> int:
             f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
             f"{seconds:.1f}s{rate} → {check.folder}"
         )
+    if args.sentences:  # what the passage methods' Compare columns need beyond the indexes
+        t0 = time.perf_counter()
+        open_sentences(base, ctx, MAX_SENTENCE_CHARS)
+        print(f"sentences of {len(bench.documents)} documents embedded or found in {time.perf_counter() - t0:.1f}s")
     print(f"wall time {time.perf_counter() - start:.1f}s")
     return 0
 
@@ -837,6 +843,9 @@ def build_parser() -> argparse.ArgumentParser:
     _index_args(ix)
     _add_summary_args(ix)
     ix.add_argument("--force", action="store_true", help="rebuild even when a fresh saved index exists")
+    ix.add_argument(
+        "--sentences", action="store_true", help="also embed every document's sentences (passage methods in Compare)"
+    )
     _executor_args(ix)
     ix.set_defaults(func=cmd_index)
 

@@ -10,6 +10,7 @@ import pandas as pd
 from ..engine.data import Benchmark, Span
 from ..engine.metrics import mean_by_dataset, score_run
 from ..engine.retrieval import Ranker, as_spans
+from ..engine.retrieval.routed import sentences_read
 from ..engine.summaries import SummaryConfig
 from .config import RunConfig
 from .plugins import OpenContext, Opened
@@ -101,6 +102,9 @@ def evaluate(config: RunConfig, ctx: OpenContext) -> Evaluation:
         "n_documents": len(ctx.bench.documents),
         "n_chunks": indexed_chunks(opened.ranker),
     }
+    sentences = sentences_read(opened.ranker)  # the passage methods' embedding cost
+    if sentences:
+        counts["sentences_embedded"] = sentences
     for read in summaries_read(config, ctx):  # what each part read, as measured (not part of the cell id)
         counts[f"summaries_{read.part}"] = read.setting
         counts[f"summaries_{read.part}_mean_chars"] = round(read.mean_chars, 1)

@@ -111,3 +111,16 @@ def fill(first: list[Hit], rest: Sequence[Hit], k: int) -> list[Hit]:
             continue
         out.append(h)
     return out
+
+
+def sentences_read(ranker: object) -> int:
+    """Distinct sentence vectors the passage methods in ``ranker``'s chain asked for (their cost in
+    embeddings: each is embedded once, then read from the cache)."""
+    total, seen = 0, set()
+    while ranker is not None:
+        index = getattr(ranker, "sentences", None)
+        if index is not None and id(index) not in seen:
+            seen.add(id(index))
+            total += int(getattr(index, "read", 0))
+        ranker = getattr(ranker, "inner", None)
+    return total

@@ -86,6 +86,11 @@ class SentenceIndex:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([seen[i] for i in wanted]).astype(np.float32, copy=False)
 
+    @property
+    def read(self) -> int:
+        """Distinct sentences whose vectors were asked for so far (each embedded at most once)."""
+        return sum(len(v) for v in self._vectors.values())
+
     def all_texts(self) -> list[str]:
         """Every sentence of every document (for precomputing their embeddings)."""
         return [self.text(fp, i) for fp in sorted(self.texts) for i in range(len(self.spans(fp)))]

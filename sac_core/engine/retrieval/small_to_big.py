@@ -14,8 +14,9 @@ each is scored
 not yet returned starts a passage, which grows one neighbouring sentence at a time (the better
 one first) while the neighbour scores at least ``grow`` and the passage stays within ``max_chars``
 characters: a clause the query matches throughout comes back whole, a lone matching sentence
-alone. Passages are returned best peak first, then the wrapped ranker's other hits that overlap
-none of them.
+alone. With ``per_chunk`` only each candidate chunk's best sentence starts a passage (one passage
+per chunk, as many slots as the chunks would take). Passages are returned best peak first, then
+the wrapped ranker's other hits that overlap none of them.
 """
 
 from __future__ import annotations
@@ -42,20 +43,27 @@ class SmallToBigSettings:
     bm25_weight: float = 0.25
     grow: float = 2.0  # a neighbour joins a passage when its score is at least this (z units)
     max_chars: int = 800  # longest passage (characters)
+    per_chunk: bool = False  # only each candidate chunk's best sentence starts a passage
 
 
 def grow_passages(
-    spans: np.ndarray, scores: np.ndarray, grow: float, max_chars: int, limit: int
+    spans: np.ndarray,
+    scores: np.ndarray,
+    grow: float,
+    max_chars: int,
+    limit: int,
+    seeds: np.ndarray | None = None,
 ) -> list[tuple[int, int, float]]:
     """Passages over sentences ``spans`` (``(n, 2)``, document order) with ``scores`` (``-inf``: not a
-    candidate): ``(first sentence, last sentence, peak score)``, best peak first, at most ``limit``."""
+    candidate): ``(first sentence, last sentence, peak score)``, best peak first, at most ``limit``;
+    ``seeds`` (boolean per sentence): only these start a passage (default: any candidate)."""
     n = len(spans)
     used = np.zeros(n, dtype=bool)
     out: list[tuple[int, int, float]] = []
     for j in np.argsort(-scores, kind="stable"):
         if len(out) >= limit or not np.isfinite(scores[j]):
             break
-        if used[j]:
+        if used[j] or (seeds is not None and not seeds[j]):
             continue
         lo = hi = int(j)
         while True:
@@ -105,7 +113,8 @@ class SmallToBigRanker:
         return self.routing.evidence(queries)
 
     def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
-        first = self.inner.search(queries, max(k, self.settings.depth), progress=progress)
+        # deep enough that k hits remain after those the passages overlap are left out
+        first = self.inner.search(queries, k + 4 * self.settings.depth, progress=progress)
         evidence = self.routing.evidence(queries)
         parts, qvs = self.routing.questions(queries)
         out = []
@@ -135,9 +144,16 @@ class SmallToBigRanker:
         scores[chosen] = s.chunk_weight * zscore(chunk_cos[chosen]) + s.bm25_weight * zscore(bm25)
         if s.sentence_weight:
             scores[chosen] += s.sentence_weight * zscore(self.sentences.vectors(file_path, chosen) @ qv)
+        seeds = None
+        if s.per_chunk:  # each candidate chunk's best sentence
+            seeds = np.zeros(len(spans), dtype=bool)
+            for c in candidates:
+                which = self.sentences.within(file_path, c.start, c.end)
+                if len(which):
+                    seeds[which[int(np.argmax(scores[which]))]] = True
         text = self.sentences.texts[file_path]
         out = []
-        for lo, hi, peak in grow_passages(spans, scores, s.grow, s.max_chars, k):
+        for lo, hi, peak in grow_passages(spans, scores, s.grow, s.max_chars, k, seeds):
             start, end = int(spans[lo, 0]), int(spans[hi, 1])
             out.append(Hit(Chunk(file_path, start, end, text[start:end]), peak))
         return out

@@ -26,6 +26,7 @@ class SmallToBigOptions:
     bm25_weight: float = 0.25  # weight of z(BM25 of the question over the document's sentences)
     grow: float = 2.0  # a neighbouring sentence joins a passage when its score is at least this (z units)
     max_chars: int = 800  # longest passage (characters)
+    per_chunk: bool = False  # one passage per candidate chunk, from its best sentence
     max_sentence_chars: int = 400  # longer sentences are cut (characters)
 
     def __post_init__(self) -> None:
@@ -48,11 +49,14 @@ class SmallToBig(Stage[RunConfig]):
     def label(self, config: RunConfig) -> str:
         o = self.options(config)
         sentence = "" if o.sentence_weight == 1.0 else f"s×{o.sentence_weight:g},"
-        return f"+s2b(@{o.depth},{sentence}c×{o.chunk_weight:g},bm25×{o.bm25_weight:g},grow≥{o.grow:g},≤{o.max_chars})"
+        per = ",per-chunk" if o.per_chunk else ""
+        return f"+s2b(@{o.depth},{sentence}c×{o.chunk_weight:g},bm25×{o.bm25_weight:g},grow≥{o.grow:g},≤{o.max_chars}{per})"
 
     def wrap(self, opened: Opened, config: RunConfig, ctx: OpenContext) -> Opened:
         o = self.options(config)
-        settings = SmallToBigSettings(o.depth, o.sentence_weight, o.chunk_weight, o.bm25_weight, o.grow, o.max_chars)
+        settings = SmallToBigSettings(
+            o.depth, o.sentence_weight, o.chunk_weight, o.bm25_weight, o.grow, o.max_chars, o.per_chunk
+        )
         sentences = open_sentences(config, ctx, o.max_sentence_chars, embedded=bool(o.sentence_weight))
         ranker = SmallToBigRanker(refinable(opened.ranker, NAME), settings, sentences, split=config.signals.split_query)
         return Opened(ranker, opened.summaries)

@@ -147,6 +147,8 @@ def test_grow_passages_joins_neighbours_above_the_threshold_within_the_cap() -> 
     # a 15-character cap keeps sentence 1 alone
     assert grow_passages(sp, scores, 2.0, 15, 5)[0] == (1, 1, 3.0)
     assert len(grow_passages(sp, scores, 2.0, 100, 1)) == 1
+    # only sentence 0 may start a passage: it grows right into 1 and 2 (both >= 0.4)
+    assert grow_passages(sp, scores, 0.4, 100, 5, np.array([True, False, False, False])) == [(0, 2, 0.5)]
 
 
 def test_small_to_big_returns_passages_of_the_routed_document_then_the_rest() -> None:
