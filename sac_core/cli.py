@@ -894,7 +894,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="(k): the three Compare indexes, or the baseline index loaded three times (same size)",
     )  # fmt: skip
     be.add_argument("--ray-workers", type=int, help="workers of the local Ray instance for (m) (default: all CPUs)")
-    be.add_argument("--passage-methods", default="doc-aware-passages",
+    be.add_argument("--passage-methods", default="doc-aware-within,doc-aware",
                     help="catalogue entries timed by (n), comma-separated")  # fmt: skip
     be.set_defaults(func=cmd_bench)
 

@@ -122,3 +122,10 @@ def test_sac_evaluate_takes_signals(demo_dir: Path, embed_cache: Path, tmp_path:
     assert "baseline+split+doc:summary300×2+bm25×0.25" in out.read_text(encoding="utf-8")
     with pytest.raises(SystemExit):
         main([*args, "--signals", "doc_weight=-1"])
+
+
+def test_passage_stages_share_their_methods_index() -> None:
+    plain = config(method="baseline")
+    passages = plain.with_(signals=DOCUMENT_AWARE, options={"within_doc.on": True, "trim.on": True})
+    assert index_key(passages) == index_key(plain)
+    assert "option_within_doc_on" in passages.columns() and "option_within_doc_on" not in plain.columns()
