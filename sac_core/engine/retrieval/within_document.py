@@ -52,9 +52,9 @@ def within_document_scores(
     if sentence_best is not None and weights.sentence:
         known = ~np.isnan(sentence_best)
         z = np.zeros(len(score))
-        if known.any():
+        if known.any():  # chunks whose sentences were not scored get the lowest z of those that were
             z[known] = zscore(sentence_best[known])
-            z[~known] = z[known].min() if known.any() else 0.0
+            z[~known] = z[known].min()
         score = score + weights.sentence * z
     if weights.neighbour and len(score) > 1:
         before = np.concatenate([[score[0]], score[:-1]])
