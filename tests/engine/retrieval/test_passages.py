@@ -116,6 +116,12 @@ def test_within_document_scores_add_weighted_z_scores() -> None:
     assert smooth.round(4).tolist() == [-1.8371, 0.0, 1.8371]
 
 
+def test_within_document_scores_give_unscored_chunks_the_lowest_sentence_z() -> None:
+    best = np.array([0.2, np.nan, 0.4])  # z of the scored ones: [-1, 1]; the unscored chunk gets -1
+    got = within_document_scores(np.zeros(3), np.zeros(3), WithinDocumentWeights(bm25=0.0, sentence=1.0), best)
+    assert got.tolist() == [-1.0, -1.0, 1.0]
+
+
 def test_within_document_ranks_the_routed_documents_chunks_first() -> None:
     # the question "how long is the term?" = [1,0,0]: cos a0 0.6, a1 0.0, b0 0.8; plain: b0, a0, a1.
     plain = inner().search(["how long is the term?"], 3)[0]
