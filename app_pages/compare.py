@@ -69,10 +69,8 @@ for col, r in zip(st.columns(len(results)), results):
                     width="content",
                 )
         gold = query.gold if query is not None else ()
-        cards = [
-            views.hit_card(rank, hit, (is_gold if query is not None else None), gold)
-            for rank, (hit, is_gold) in enumerate(zip(r.hits, r.gold_document), start=1)
-        ]
+        flags = r.gold_document if query is not None else None
+        cards = views.hit_cards(ws.retrievers[r.column.name], r.hits, flags, gold)
         st.markdown("".join(cards) or "_nothing retrieved_", unsafe_allow_html=True)
 ws.preload_models()  # after the first answer is drawn: then a typed question does not wait for the model
 

@@ -11,6 +11,7 @@ import click
 
 from ..engine.data import ingest_folder, write_demo_corpus, write_heldout
 from ..engine.progress import progress_bar
+from ..experiments.noname import write_noname
 from .options import DATA, PATH, QUIET, data_dir_of, say
 
 
@@ -75,4 +76,16 @@ def heldout_command(**params: Any) -> int:
     return 0
 
 
-COMMANDS = (demo_command, ingest_command, heldout_command)
+@click.command("noname")
+@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
+@click.option("--out", type=PATH, required=True, help="new folder (outside the project): benchmarks/ + corpus symlink")
+def noname_command(**params: Any) -> int:
+    """Write a copy of a benchmark folder whose queries do not name their document."""
+    data_dir = data_dir_of(params)
+    for ds, (queries, changed) in write_noname(data_dir, params["out"]).items():
+        print(f"{ds}: {queries} queries, {changed} without their opening document reference")
+    print(f"wrote {params['out']}; run it as {data_dir} (same protocols, query ids and gold): --data {params['out']}")
+    return 0
+
+
+COMMANDS = (demo_command, ingest_command, heldout_command, noname_command)

@@ -15,7 +15,19 @@ from ..engine.data import DATA_ENV, RUN_FORMATS, Benchmark, load_benchmark, pars
 from ..engine.embedding import Embedders
 from ..engine.metrics import MODES
 from ..experiments import OpenContext, RunConfig, evaluate, format_results
+from ..experiments.export import (
+    export_beir,
+    export_run,
+    from_cell,
+    from_file,
+    from_stored,
+    pick_cell,
+    score_metrics,
+)
+from ..experiments.html_report import examples_from_folder, render
+from ..experiments.report import mean_over_k, to_latex
 from ..experiments.run_store import import_run, list_runs, remove_run
+from ..experiments.significance import compare_systems
 from .options import DATA, PATH, RUN, cache_dir_of, data_dir_of, say
 from .params import Ks
 
@@ -103,8 +115,6 @@ def runs_remove(**params: Any) -> int:
 
 def _source(raw: str, params: dict[str, Any]) -> tuple[Any, Benchmark]:
     """A run named on the command line: a sweep folder (with --cell/--variant), a run file, or an imported run."""
-    from ..experiments.export import from_cell, from_file, from_stored, pick_cell
-
     path = Path(raw)
     if path.is_dir():
         where = dict(item.split("=", 1) for item in params.get("where") or ())
@@ -131,8 +141,6 @@ def export_command(**params: Any) -> int:
     """TREC run + qrels (chunk and document level), per-query metrics (CSV, Parquet), BEIR folder.
 
     SOURCE: a sweep folder (with --cell or --variant), a run file, or an imported run's name."""
-    from ..experiments.export import export_beir, export_run
-
     source, bench = _source(params["source"], params)
     written = export_run(params["out"], source, bench, doc_k=params["doc_k"])
     if params["beir"]:
@@ -158,10 +166,6 @@ def compare_command(**params: Any) -> int:
 
     RUNS: run files, imported run names or sweep folders (with --variant/--where)."""
     import pandas as pd
-
-    from ..experiments.export import score_metrics
-    from ..experiments.report import to_latex
-    from ..experiments.significance import compare_systems
 
     if len(params["runs"]) < 2:
         raise click.UsageError("needs two runs or more (the first is the reference)")
@@ -191,9 +195,6 @@ def write_html_report(params: dict[str, Any], table: Any) -> None:
     """``sac report --html``: one self-contained HTML file (curves, tables, significance, flipped
     queries with their top chunks against gold when ``--data`` or ``$SAC_DATA_DIR`` is given)."""
     import pandas as pd
-
-    from ..experiments.html_report import examples_from_folder, render
-    from ..experiments.report import mean_over_k
 
     results = [str(p) for p in params["results"]]
     folder = Path(results[0]).parent

@@ -10,9 +10,12 @@ import click
 
 from ..engine.data import load_benchmark
 from ..engine.embedding import Embedders
+from ..engine.retrieval.sentences import MAX_SENTENCE_CHARS
 from ..experiments import METHODS, OpenContext, catalogue_columns, evaluate, format_results, write_run
+from ..experiments.evaluate import summaries_read
 from ..experiments.executors import prefill
 from ..experiments.methods import IndexMethod
+from ..experiments.sentence_store import open_sentences
 from .options import (
     DATA,
     EXECUTION,
@@ -59,6 +62,8 @@ def evaluate_command(**params: Any) -> int:
     ctx = OpenContext(
         bench, data_dir, cache_dir, Embedders(cache_dir), progress=progress, save=params["save_index"], notes=say
     )
+    for read in summaries_read(config, ctx):
+        say(read.describe())
     ev = evaluate(config, ctx)
     wall = time.perf_counter() - start
     ev.results["wall_seconds"] = round(wall, 1)
@@ -86,6 +91,7 @@ def evaluate_command(**params: Any) -> int:
 @INDEX
 @SUMMARIES
 @click.option("--force", is_flag=True, help="rebuild even when a fresh saved index exists")
+@click.option("--sentences", is_flag=True, help="also embed every document's sentences (passage methods in Compare)")
 @EXECUTION
 def index_command(**params: Any) -> int:
     """Build and save indexes (default: the Compare page's) so they load in seconds."""
@@ -123,6 +129,10 @@ def index_command(**params: Any) -> int:
             f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
             f"{seconds:.1f}s{rate} → {check.folder}"
         )
+    if params["sentences"]:  # what the passage methods' Compare columns need beyond the indexes
+        t0 = time.perf_counter()
+        open_sentences(base, ctx, MAX_SENTENCE_CHARS)
+        print(f"sentences of {len(bench.documents)} documents embedded or found in {time.perf_counter() - t0:.1f}s")
     print(f"wall time {time.perf_counter() - start:.1f}s")
     return 0
 

@@ -9,13 +9,15 @@ from typing import Any
 
 import click
 
-from ..engine.data import load_benchmark, resolve_data_dir
+from ..engine.data import load_benchmark, read_queries, resolve_data_dir
 from ..experiments import load_sweep, run_sweep
 from ..experiments.report import (
     at_k,
     backend_changes,
+    by_halves,
     lbr_table,
     mean_over_k,
+    pair_table,
     read_results,
     to_latex,
     without_queries,
@@ -65,6 +67,15 @@ def sweep_command(**params: Any) -> int:
 @click.option("--html", type=PATH, help="also write a self-contained HTML report (curves, tables, significance, flips)")
 @click.option("--flip", metavar="A,B", help="the two variants whose flipped queries the HTML report shows")
 @click.option("--latex", type=PATH, help="also write the means over k and the P@1/R@64 table as LaTeX")
+@click.option("--halves", is_flag=True, help="also each cell on both halves of the queries, split by document")
+@click.option(
+    "--pair",
+    nargs=2,
+    multiple=True,
+    metavar="A B",
+    help="paired permutation tests of cell B against cell A (cell ids or variant names; repeatable)",
+)
+@click.option("--pairs-out", type=PATH, help="write the --pair tables to this CSV")
 def report_command(**params: Any) -> int:
     """Print results as the paper's tables (means over k; per dataset at k).
 
@@ -84,6 +95,10 @@ def report_command(**params: Any) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         _print_tables(table, params["k"])
         _print_backend_changes(table, per_query, params["k"])
+        if params["halves"] or params["pair"]:
+            if not per_query.is_file():
+                raise click.ClickException(f"--halves / --pair need {per_query} (a sweep's per-query results)")
+            _print_halves_and_pairs(params, table, pd.read_csv(per_query))
     if params["latex"]:
         params["latex"].parent.mkdir(parents=True, exist_ok=True)
         means, lbr = (
@@ -114,6 +129,29 @@ def _print_tables(table: Any, k: int) -> None:
     for metric in ("drm", "precision", "recall"):
         print(f"\n{metric}@{k} per dataset (%):")
         print(at_k(table, k, metric).to_string())
+
+
+def _print_halves_and_pairs(params: dict[str, Any], table: Any, per_query: Any) -> None:
+    """``--halves``: each cell on both halves of the queries (split by document); ``--pair``: paired tests."""
+    import pandas as pd
+
+    if params["halves"]:
+        data_dir = resolve_data_dir(params["data"])
+        owner = {
+            q.query_id: q.gold[0].file_path
+            for ds in sorted(per_query["dataset"].unique())
+            for q in read_queries(data_dir, str(ds))
+        }
+        print("\nprecision / recall / DRM (%, means over k) on each half of the queries, split by document:")
+        print(by_halves(table, per_query, owner).to_string())
+    pairs = [pair_table(per_query, table, a, b) for a, b in params["pair"]]
+    for found in pairs:
+        print(f"\n{found['variant_b'].iloc[0]}\n  against {found['variant_a'].iloc[0]} (paired permutation tests):")
+        shown = found[found["metric"].isin(["drm", "precision", "recall"])]
+        print(shown[["metric", "k", "mean_a", "mean_b", "p_value", "wins", "losses"]].round(4).to_string(index=False))
+    if pairs and params["pairs_out"]:
+        params["pairs_out"].parent.mkdir(parents=True, exist_ok=True)
+        pd.concat(pairs, ignore_index=True).to_csv(params["pairs_out"], index=False)
 
 
 def _print_backend_changes(table: Any, per_query: Path, k: int) -> None:

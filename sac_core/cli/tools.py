@@ -75,6 +75,7 @@ def _parts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 )
 @click.option("--ray-workers", type=int, help="workers of the local Ray instance for (m) (default: all CPUs)")
 @_option("--minutes", "length of the scripted session of room-log (n)", type=float)
+@_option("--passage-methods", "catalogue entries timed by (o), comma-separated")
 def bench_command(**params: Any) -> int:
     """Measure throughput, query latency, memory and warm sweep time."""
     data_dir = optional_data_dir(params)

@@ -15,6 +15,7 @@ from ..engine.chunking import Chunk
 from ..engine.data import Span
 from ..engine.metrics import merge_spans
 from ..engine.retrieval import Hit
+from ..engine.retrieval.trimming import trimmed_from
 from .compare import WrongHit
 from .highlight import segments, to_html
 from .review.db import LABEL_NAMES
@@ -81,6 +82,41 @@ def hit_card(rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Spa
     extra = " sac-free" if gold_document is None else ""
     body = chunk_html(c.file_path, c.text, c.start, gold)
     return f'<div class="sac-hit {kind}{extra}">{head}{body}</div>'
+
+
+def trimmed_hit_card(rank: int, hit: Hit, source: Chunk, gold_document: bool | None, gold: Sequence[Span]) -> str:
+    """A hit a passage method cut from a longer chunk (``source``): the kept text as in
+    :func:`hit_card` (gold characters marked), the characters cut before and after it greyed, gold
+    marked there too, so what trimming dropped stays visible."""
+    kept = hit.chunk
+    card = hit_card(rank, hit, gold_document, gold)
+    before = source.text[: max(0, kept.start - source.start)]
+    after = source.text[max(0, kept.end - source.start) :]
+    grey = '<span class="sac-cut" style="color:#9ca3af;opacity:0.7" title="cut by trimming">{}</span>'
+    pre = grey.format(chunk_html(source.file_path, before, source.start, gold)) if before else ""
+    post = grey.format(chunk_html(source.file_path, after, kept.end, gold)) if after else ""
+    note = (
+        f'<span class="sac-badge free" title="characters kept of the retrieved chunk">'
+        f"trimmed: {len(kept.text):,} of {len(source.text):,} characters</span>"
+    )
+    head_end = card.index("</div>") + len("</div>")  # after the header line of hit_card
+    body = chunk_html(kept.file_path, kept.text, kept.start, gold)
+    return f"{card[:head_end]}{note}<br>{pre}{body}{post}</div>"
+
+
+def hit_cards(
+    ranker: object, hits: Sequence[Hit], gold_document: Sequence[bool] | None, gold: Sequence[Span]
+) -> list[str]:
+    """One card per hit of a column (``gold_document``: per hit, or None for free text); a hit that a
+    trimming stage of ``ranker`` cut from a chunk shows what was cut (:func:`trimmed_hit_card`)."""
+    cards = []
+    for rank, hit in enumerate(hits, start=1):
+        flag = None if gold_document is None else gold_document[rank - 1]
+        source = trimmed_from(ranker, hit)
+        cards.append(
+            hit_card(rank, hit, flag, gold) if source is None else trimmed_hit_card(rank, hit, source, flag, gold)
+        )
+    return cards
 
 
 def fmt_pct(value: float | None) -> str:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from ..engine.data import Benchmark, Span
 from ..engine.metrics import mean_by_dataset, score_run
 from ..engine.retrieval import Ranker, as_spans
+from ..engine.retrieval.routed import sentences_read
+from ..engine.summaries import SummaryConfig
 from .config import RunConfig
 from .plugins import OpenContext, Opened
 
@@ -32,6 +34,43 @@ def open_method(config: RunConfig, ctx: OpenContext) -> Opened:
     for stage in config.stages:
         opened = stage.wrap(opened, config, ctx)
     return opened
+
+
+@dataclass(frozen=True)
+class SummariesRead:
+    """Which summaries one part of a run (its method or a stage) reads, and how long they really are."""
+
+    part: str  # the plug-in's name: "sac", "signals", ...
+    config: SummaryConfig
+    mean_chars: float  # measured over the benchmark's documents (characters)
+    documents: int
+
+    @property
+    def setting(self) -> str:
+        """``provider/prompt/chars``, e.g. ``file/generic/300`` (``extractive/-/300``: no prompt)."""
+        prompt = "-" if self.config.provider == "extractive" else self.config.prompt_name
+        return f"{self.config.provider}/{prompt}/{self.config.chars}"
+
+    def describe(self) -> str:
+        return (
+            f"{self.part} reads summaries {self.setting} (provider/prompt/target characters): "
+            f"mean {self.mean_chars:.0f} characters over {self.documents} documents"
+        )
+
+
+def summaries_read(config: RunConfig, ctx: OpenContext) -> list[SummariesRead]:
+    """The summaries the method and each active stage of ``config`` read (fetched through ``ctx``,
+    cached), with their measured mean length."""
+    parts = [(config.method_plugin.name, config.method_plugin.summaries(config))]
+    parts += [(stage.name, stage.summaries(config)) for stage in config.stages]
+    out = []
+    for name, wanted in parts:
+        if wanted is None:
+            continue
+        texts = list(ctx.summaries(wanted).values())
+        mean = sum(map(len, texts)) / len(texts) if texts else 0.0
+        out.append(SummariesRead(name, wanted, mean, len(texts)))
+    return out
 
 
 def indexed_chunks(ranker: Ranker) -> int | None:
@@ -64,11 +103,17 @@ def evaluate(config: RunConfig, ctx: OpenContext) -> Evaluation:
     run, per_query = run_queries(opened.ranker, ctx.bench, config, progress=ctx.progress)
     seconds["retrieve"] = time.perf_counter() - t0
     results = mean_by_dataset(per_query)
-    counts = {
+    counts: dict[str, object] = {
         "n_queries": len(ctx.bench.queries),
         "n_documents": len(ctx.bench.documents),
         "n_chunks": indexed_chunks(opened.ranker),
     }
+    sentences = sentences_read(opened.ranker)  # the passage methods' embedding cost
+    if sentences:
+        counts["sentences_embedded"] = sentences
+    for read in summaries_read(config, ctx):  # what each part read, as measured (not part of the cell id)
+        counts[f"summaries_{read.part}"] = read.setting
+        counts[f"summaries_{read.part}_mean_chars"] = round(read.mean_chars, 1)
     for key, value in {**config.columns(), **counts}.items():
         results[key] = value
     results.insert(1, "variant", results.pop("variant"))

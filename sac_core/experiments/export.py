@@ -23,9 +23,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
-
-import pandas as pd
 
 from ..engine.data import (
     Benchmark,
@@ -42,6 +41,9 @@ from ..engine.data import Span as Span
 from ..engine.metrics import DEFAULT_KS, score_run
 from ..engine.metrics.ranking import document_run
 from .run_store import load_run
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,8 @@ def sweep_cells(folder: Path) -> pd.DataFrame:
     path = folder / "results.csv"
     if not path.is_file():
         raise ValueError(f"{folder}: not a sweep folder (no results.csv)")
+    import pandas as pd
+
     table = pd.read_csv(path)
     return table.drop_duplicates("cell").reset_index(drop=True)
 
@@ -119,6 +123,8 @@ def pick_cell(
 
 def from_cell(folder: Path, row: pd.Series, data_dir: Path) -> tuple[RunSource, Benchmark]:
     """A sweep cell's committed run (``runs/<cell>.jsonl.gz``), validated against its benchmark."""
+    import pandas as pd
+
     seed = None if pd.isna(row.get("seed")) else int(row["seed"])
     datasets = tuple(str(row["datasets"]).split(","))
     ks = tuple(sorted(int(k) for k in pd.read_csv(folder / "results.csv").query("cell == @row.cell")["k"].unique()))

@@ -16,15 +16,16 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import pandas as pd
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
+from typing import TYPE_CHECKING
 
 from ..engine.data import Benchmark, Span
 from .report import at_k, lbr_table, mean_over_k
 from .runs import read_run_text
 from .significance import flipped_queries
+
+if TYPE_CHECKING:  # imported where used: seconds to import, and `sac --help` stays instant
+    import pandas as pd
+    import plotly.graph_objects as go
 
 CURVE_METRICS = ("drm", "precision", "recall")
 LABELS = {"drm": "DRM", "precision": "precision", "recall": "recall"}
@@ -71,6 +72,9 @@ def _table(frame: pd.DataFrame, *, index: bool = True) -> str:
 
 def curves_figure(table: pd.DataFrame) -> go.Figure:
     """DRM, precision and recall (%) against k, one column per dataset, one line per variant."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
     datasets = sorted(d for d in table["dataset"].unique() if d != "ALL") + (
         ["ALL"] if "ALL" in set(table["dataset"]) else []
     )
@@ -143,6 +147,31 @@ def _marked(text: str, span: Span, gold: Sequence[Span], limit: int = 600) -> st
     return "".join(out)
 
 
+def _significance_html(significance: pd.DataFrame | None, k: int) -> list[str]:
+    """The significance section: the paired tests at ``k`` (means in %), or why there are none."""
+    sections = ['<h2 id="significance">Significance</h2>']
+    if significance is None or significance.empty:
+        return [*sections, '<p class="note">No per-query results next to these tables: no significance tests.</p>']
+    sig = significance[significance["k"] == k] if "k" in significance.columns else significance
+    pair = ("variant_a", "variant_b") if "variant_a" in sig.columns else ("a", "b")
+    wanted = (*pair, "metric", "k", "mean_a", "mean_b", "p_value", "p_holm", "wins", "ties", "losses")
+    shown = sig[[c for c in wanted if c in sig.columns]].copy()
+    for c in ("mean_a", "mean_b"):
+        shown[c] = shown[c] * 100
+    sections.append(
+        f'<p class="note">At k = {k}; Fisher\'s randomisation test (paired sign flips, two-sided); wins = '
+        "queries where the second method is better; means in %.</p>"
+        + shown.to_html(
+            index=False,
+            escape=True,
+            border=0,
+            float_format=lambda v: f"{v:.2f}",
+            formatters={"p_value": "{:.4f}".format, "p_holm": "{:.4f}".format},
+        )
+    )
+    return sections
+
+
 def render(
     table: pd.DataFrame,
     *,
@@ -170,28 +199,7 @@ def render(
         f'<h2 id="at-k">Per dataset at k = {k} (%)</h2>',
         *[f"<h3>{LABELS[m]}@{k}</h3>" + _table(at_k(table, k, m)) for m in CURVE_METRICS],
     ]
-    sections.append('<h2 id="significance">Significance</h2>')
-    if significance is not None and not significance.empty:
-        sig = significance[significance["k"] == k] if "k" in significance.columns else significance
-        pair = ("variant_a", "variant_b") if "variant_a" in sig.columns else ("a", "b")
-        cols = [c for c in (*pair, "metric", "k", "mean_a", "mean_b", "p_value", "p_holm",
-                            "wins", "ties", "losses") if c in sig.columns]  # fmt: skip
-        shown = sig[cols].copy()
-        for c in ("mean_a", "mean_b"):
-            shown[c] = shown[c] * 100
-        sections.append(
-            f'<p class="note">At k = {k}; Fisher\'s randomisation test (paired sign flips, two-sided); wins = '
-            "queries where the second method is better; means in %.</p>"
-            + shown.to_html(
-                index=False,
-                escape=True,
-                border=0,
-                float_format=lambda v: f"{v:.2f}",
-                formatters={"p_value": "{:.4f}".format, "p_holm": "{:.4f}".format},
-            )
-        )
-    else:
-        sections.append('<p class="note">No per-query results next to these tables: no significance tests.</p>')
+    sections += _significance_html(significance, k)
     sections.append('<h2 id="examples">Queries that flipped</h2>')
     if examples:
         sections.append(

@@ -28,7 +28,7 @@ from ..engine.embedding import model_id
 from ..engine.embedding.models import packaged_version
 from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index, text_sha256
 from ..engine.retrieval import Pool, Retriever, Signals, build_pool
-from .config import RunConfig
+from .config import STAGES, RunConfig
 from .plugins import NotBuilt, OpenContext
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
@@ -53,8 +53,9 @@ def make_pool(bench: Benchmark, config: RunConfig, index_text: IndexText) -> Poo
 
 def index_settings(config: RunConfig) -> dict[str, object]:
     """The settings that decide an index's content (see the module docstring); retrieval-time
-    signals share their method's index."""
-    bare = config.with_(signals=Signals())
+    signals and the options of stages (passage methods) share their method's index."""
+    method_options = tuple((k, v) for k, v in config.options if k.partition(".")[0] not in STAGES)
+    bare = config.with_(signals=Signals(), options=method_options)
     return {k: v for k, v in bare.columns().items() if k not in RETRIEVAL_ONLY}
 
 

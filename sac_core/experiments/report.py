@@ -6,6 +6,7 @@ dataset incl. ``ALL`` × configuration × k). Values are returned in percent.
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING
 
 from .config import RunConfig
@@ -115,3 +116,52 @@ def without_queries(results: pd.DataFrame, per_query: pd.DataFrame, query_ids: s
     overall = by_dataset.groupby(["cell", "k"], as_index=False)[metrics].mean().assign(dataset="ALL")
     settings = results.drop_duplicates("cell").drop(columns=[*metrics, "dataset", "k", "n_queries"], errors="ignore")
     return pd.concat([by_dataset, overall], ignore_index=True).merge(settings, on="cell")
+
+
+def document_halves(paths: list[str]) -> dict[str, int]:
+    """Each document path → half 0 or 1: per dataset, the documents sorted by a hash of their path
+    and dealt alternately (a fixed split that needs no seed and ignores the file names' meaning)."""
+    out: dict[str, int] = {}
+    by_dataset: dict[str, list[str]] = {}
+    for p in sorted(set(paths)):
+        by_dataset.setdefault(p.split("/", 1)[0], []).append(p)
+    for docs in by_dataset.values():
+        ordered = sorted(docs, key=lambda p: hashlib.sha256(p.encode()).hexdigest())
+        out.update({p: i % 2 for i, p in enumerate(ordered)})
+    return out
+
+
+def by_halves(results: pd.DataFrame, per_query: pd.DataFrame, query_document: dict[str, str]) -> pd.DataFrame:
+    """Means over k of precision, recall and DRM (%, macro over datasets) of every cell on each half
+    of the queries, split by the document they ask about (:func:`document_halves`): a setting chosen
+    on one half should hold on the other."""
+    half = document_halves(list(query_document.values()))
+    pq = per_query.assign(half=per_query["query_id"].map(lambda q: half.get(query_document.get(q, ""), -1)))
+    pq = pq[pq["half"] >= 0]
+    per_ds = pq.groupby(["cell", "half", "dataset", "k"])[list(SHOWN)].mean()
+    macro = per_ds.groupby(["cell", "half", "k"]).mean().groupby(["cell", "half"]).mean() * 100
+    wide = macro.unstack("half")
+    wide.columns = [f"{metric} half{h}" for metric, h in wide.columns]
+    names = results.drop_duplicates("cell").set_index("cell")["variant"]
+    return wide.join(names).set_index("variant").round(2)
+
+
+def pair_table(per_query: pd.DataFrame, results: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """Paired permutation tests of cell ``b`` against cell ``a`` (each a cell id or a variant name of
+    ``results``), per metric and k, plus their means over k."""
+    cells = results.drop_duplicates("cell")
+
+    def cell(name: str) -> str:
+        if name in set(cells["cell"]):
+            return name
+        found = cells[cells["variant"] == name]["cell"]
+        if len(found) != 1:
+            raise ValueError(f"{name!r}: not one cell id or variant of the results ({len(found)} match)")
+        return str(found.iloc[0])
+
+    ca, cb = cell(a), cell(b)
+    pairs = compare_methods(per_query[per_query["cell"].isin([ca, cb])], ca, cb, key="cell")
+    variants = cells.set_index("cell")["variant"]
+    pairs.insert(0, "variant_b", variants[cb])
+    pairs.insert(0, "variant_a", variants[ca])
+    return pairs

@@ -117,11 +117,14 @@ def load_sweep(path: Path) -> Sweep:
 
 
 def bench_digest(bench: Benchmark) -> str:
-    """Fingerprint of the queries (ids and gold spans) and documents (paths and lengths) of a benchmark."""
+    """Fingerprint of the queries (ids and gold spans) and documents (paths and lengths) of a benchmark,
+    and of how its queries were derived when they were (``bench.transform``, e.g. a no-name copy:
+    the same ids and gold, other texts; absent otherwise, so published cells keep their ids)."""
     data = [(q.query_id, [(s.file_path, s.start, s.end) for s in q.gold]) for q in bench.queries]
-    return hashlib.sha256(
-        json.dumps([data, sorted((fp, len(d.text)) for fp, d in bench.documents.items())]).encode()
-    ).hexdigest()
+    payload: list[object] = [data, sorted((fp, len(d.text)) for fp, d in bench.documents.items())]
+    if bench.transform:
+        payload.append({"transform": bench.transform, "queries": [q.text for q in bench.queries]})
+    return hashlib.sha256(json.dumps(payload).encode()).hexdigest()
 
 
 def cell_id(config: RunConfig, bench: Benchmark, digest: str | None = None) -> str:
@@ -287,6 +290,9 @@ def _write_tables(
     import pandas as pd
 
     table = pd.concat(results, ignore_index=True)
+    # cell_seconds last: columns only some cells have (signals_*, summaries_*) then keep one order
+    # whether a cell was computed now or read back from a published folder (byte-stable republishing)
+    table = table[[c for c in table.columns if c != "cell_seconds"] + ["cell_seconds"]]
     table.to_csv(out_dir / "results.csv", index=False)
     pq_all = pd.concat(per_query, ignore_index=True)
     # mtime 0: republishing the same cells gives the same bytes (no churn in committed results)

@@ -65,14 +65,15 @@ class Workspace:
         api_key: str | None = None,
         on_progress: Progress | None = None,
         save: bool = False,
+        build: bool = True,
     ) -> Workspace:
         """One ranker per column: a fresh saved index is loaded (seconds), otherwise the index is
-        built (and saved when ``save``)."""
+        built (and saved when ``save``); ``build`` False: raise :class:`~.plugins.NotBuilt` instead."""
         summaries: dict[str, Mapping[str, str]] = {}
         rankers: dict[str, Ranker] = {}
         embedders = Embedders(cache_dir)
         report = on_progress or (lambda fraction, message: None)
-        ctx = OpenContext(bench, Path(data_dir), Path(cache_dir), embedders, api_key=api_key, save=save)
+        ctx = OpenContext(bench, Path(data_dir), Path(cache_dir), embedders, api_key=api_key, save=save, build=build)
         for i, col in enumerate(columns):
             share = 1.0 / len(columns)
             report(i * share, f"{col.name}: opening")
@@ -95,10 +96,13 @@ class Workspace:
         api_key: str | None = None,
         on_progress: Progress | None = None,
         save: bool = False,
+        build: bool = True,
     ) -> Workspace:
         bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
         chosen = columns or catalogue_columns(base)
-        return cls.open(bench, chosen, data_dir, cache_dir, api_key=api_key, on_progress=on_progress, save=save)
+        return cls.open(
+            bench, chosen, data_dir, cache_dir, api_key=api_key, on_progress=on_progress, save=save, build=build
+        )
 
     def search(self, text: str, k: int, query: Query | None = None) -> list[ColumnResult]:
         """Run ``text`` through every column; with a benchmark ``query`` also score it against gold."""

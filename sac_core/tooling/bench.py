@@ -25,7 +25,7 @@ from ..engine.data import Benchmark
 from ..engine.embedding import Embedder, Embedders
 from ..engine.indexes import DenseIndex
 from ..engine.retrieval import Retriever, build_pool
-from ..experiments.catalogue import catalogue_columns
+from ..experiments.catalogue import Column, catalogue, catalogue_columns
 from ..experiments.config import RunConfig
 from ..experiments.evaluate import evaluate, indexed_chunks, open_method
 from ..experiments.executors import EmbedTask, Executor, embed_partition, prefill_embeddings
@@ -46,6 +46,39 @@ def query_latency(workspace: Workspace, n_queries: int, k: int) -> dict[str, flo
     workspace.search(queries[0].text, k, queries[0])  # warm-up: model and indexes in memory
     times = sorted(workspace.timed_search(q.text, k, q)[1] for q in queries)
     return {"queries": len(times), "p50_ms": statistics.median(times), "p95_ms": times[int(0.95 * (len(times) - 1))]}
+
+
+def new_question_latency(
+    data_dir: Path, cache_dir: Path, base: RunConfig, key: str, n_queries: int, k: int
+) -> dict[str, float | str]:
+    """Server time of a Compare column answering a question it has not seen (ms): the catalogue
+    entry ``key`` opened from what is prebuilt (``build`` False: a missing index or precomputed part
+    raises :class:`~.plugins.NotBuilt`, nothing is embedded ahead), the model encoding every question
+    (no query cache); the questions are the benchmark's first ``n_queries``."""
+    entries = catalogue(base)
+    if key not in entries:
+        raise ValueError(f"no catalogue entry {key!r}; offered: {', '.join(entries)}")
+    t0 = time.perf_counter()
+    ws = Workspace.load(data_dir, cache_dir, base, (Column(entries[key].title, entries[key].config),), build=False)
+    opened_s = time.perf_counter() - t0
+    ws.cache_queries = False
+    queries = list(ws.bench.queries)[:n_queries]
+    ws.search(queries[0].text, k, queries[0])  # warm-up: model, indexes and per-document BM25 in memory
+    nonce = time.time_ns()
+    times = []
+    for i, q in enumerate(queries):
+        # a question never asked before: both parts of a split query get a fresh tag, so no vector
+        # of it is in the cache and the model encodes it, as for a question typed into Compare
+        fresh = q.text.replace(";", f" #{nonce}-{i};", 1) + f" #{nonce}-{i}"
+        times.append(ws.timed_search(fresh, k)[1])
+    times.sort()
+    return {
+        "variant": entries[key].config.variant,
+        "open_s": opened_s,
+        "queries": len(times),
+        "p50_ms": statistics.median(times),
+        "p95_ms": times[int(0.95 * (len(times) - 1))],
+    }
 
 
 def encode_vs_build(bench: Benchmark, config: RunConfig, n_chunks: int, backend: str) -> dict[str, float | str]:

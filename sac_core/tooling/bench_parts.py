@@ -20,7 +20,7 @@ from ..engine.embedding import DEFAULT_MODEL, Embedder, Embedders, default_backe
 from ..engine.indexes import load_index
 from ..engine.metrics import DEFAULT_KS
 from ..engine.retrieval import build_pool
-from ..experiments import OpenContext, RunConfig, Workspace, catalogue_columns
+from ..experiments import NotBuilt, OpenContext, RunConfig, Workspace, catalogue_columns
 from ..experiments.evaluate import indexed_chunks
 from ..experiments.executors import Executor
 from ..experiments.index_store import index_folder
@@ -35,6 +35,7 @@ from .bench import (
     executor_throughput,
     loaded_memory,
     memory_configs,
+    new_question_latency,
     peak_rss_mb,
     query_latency,
     warm_sweep_seconds,
@@ -50,6 +51,7 @@ PARTS = (
     "tune",
     "ann",
     "ray",
+    "passages",
     "cold-start",
     "cold-build",
     "paper-memory",
@@ -64,6 +66,7 @@ DATA_PARTS = (
     "tune",
     "ann",
     "ray",
+    "passages",
     *SLOW_PARTS[:3],
 )  # need LegalBench-RAG
 
@@ -92,6 +95,7 @@ class BenchOptions:
     memory_columns: str = MEMORY_COLUMNS[0]  # (k): the three Compare indexes, or the baseline index three times
     ray_workers: int | None = None  # workers of the local Ray instance for (m) (default: all CPUs)
     minutes: float = 10.0  # length of the scripted session of room-log (n)
+    passage_methods: str = "doc-aware-within,doc-aware"  # catalogue entries timed by (o)
 
 
 def bench_parts(spec: str) -> tuple[str, ...]:
@@ -130,6 +134,8 @@ def run_bench(opts: BenchOptions) -> int:
             _bench_ann(opts, base, data_dir)
         if "ray" in parts:
             _bench_ray(opts, base, data_dir)
+        if "passages" in parts:
+            _bench_passages(opts, base, data_dir)
         _bench_cold(opts, base, data_dir)
     print(f"peak RSS at the end {peak_rss_mb():,.0f} MB")
     return 0
@@ -249,6 +255,21 @@ def _bench_ann(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None:
         f"{len(bench.queries)} queries {recall}; one query, top 64: exact p50 {fp50:.1f} ms / p95 {fp95:.1f} ms, "
         f"HNSW p50 {hp50:.2f} ms / p95 {hp95:.2f} ms"
     )
+
+
+def _bench_passages(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None:
+    """(o) Compare with a passage method, on prebuilt indexes: server time of a new question."""
+    for key in opts.passage_methods.split(","):
+        try:
+            r = new_question_latency(data_dir, opts.cache_dir, base, key, opts.queries, opts.k)
+        except NotBuilt as e:
+            print(f"(o) {key}: not prebuilt ({e}); run `sac index --sentences` first")
+            continue
+        print(
+            f"(o) Compare column {key} ({r['variant']}) on prebuilt {base.protocol} indexes, opened in "
+            f"{r['open_s']:.1f}s; a new question, k={opts.k}, model encodes it: p50 {r['p50_ms']:.0f} ms, "
+            f"p95 {r['p95_ms']:.0f} ms over {r['queries']} questions (target: 1 s)"
+        )
 
 
 def _bench_ray(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None:

@@ -172,3 +172,31 @@ def test_chunk_range_around_starts_a_little_before_the_span():
     assert views.chunk_range_around(chunks, Span(FP, 55, 60)) == 3  # chunk 5 holds it, two earlier
     assert views.chunk_range_around(chunks, Span(FP, 5, 6)) == 0
     assert views.chunk_range_around(chunks, Span(FP, 500, 501)) == 9
+
+
+def test_trimmed_hit_card_shows_the_kept_text_and_greys_what_was_cut():
+    # chunk [0, 20) "aaaaa<bbbbbbbbb>cccc" trimmed to [5, 16); gold [3, 8) spans the cut and the kept text
+    source = Chunk(FP, 0, 20, "aaaaa<bbbbbbbbb>cccc")
+    hit = Hit(Chunk(FP, 5, 16, "<bbbbbbbbb>"), 0.5)
+    html = views.trimmed_hit_card(2, hit, source, True, [Span(FP, 3, 8)])
+    assert html.count('class="sac-hit ok"') == 1 and "<b>#2</b>" in html
+    assert "trimmed: 11 of 20 characters" in html
+    cut = '<span class="sac-cut" style="color:#9ca3af;opacity:0.7" title="cut by trimming">'
+    assert html.count(cut) == 2
+    before = f'{cut}<span class="muted">aaa</span><mark class="gold">aa</mark></span>'  # gold marked in the cut
+    kept = '<mark class="gold">&#60;bb</mark><span class="muted">bbbbbbb&#62;</span>'  # and in the kept text
+    after = f'{cut}<span class="muted">cccc</span></span>'
+    assert f"{before}{kept}{after}</div>" in html
+    assert "<bbb" not in html  # escaped
+
+
+def test_hit_cards_use_the_trimmed_card_only_for_trimmed_hits():
+    class Trimmer:
+        def __init__(self) -> None:
+            self.trimmed = {(FP, 5, 16): Chunk(FP, 0, 20, "aaaaa<bbbbbbbbb>cccc")}
+            self.inner = None
+
+    hits = [Hit(Chunk(FP, 5, 16, "<bbbbbbbbb>"), 0.5), _hit("plain", start=30)]
+    cards = views.hit_cards(Trimmer(), hits, [True, False], [])
+    assert "trimmed:" in cards[0] and "trimmed:" not in cards[1]
+    assert "document" in views.hit_cards(Trimmer(), hits, None, [])[1]

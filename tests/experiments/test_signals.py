@@ -27,7 +27,7 @@ def test_signals_share_the_index_and_keep_published_ids() -> None:
     assert "signals_doc_weight" not in plain.columns()  # published cells keep their ids
     cols = aware.columns()
     assert cols["signals_split_query"] is True and cols["signals_doc_bm25"] == 0.125
-    assert cols["variant"] == "baseline+split+doc:summary300×8+bm25×0.125"
+    assert cols["variant"] == "baseline+split+doc:summary300×8+bm25×0.125+gate:split"
     assert cols["summary_provider"] == "file"  # the document summaries it embeds are part of the method
     assert plain.columns()["summary_provider"] is None
 
@@ -122,3 +122,10 @@ def test_sac_evaluate_takes_signals(demo_dir: Path, embed_cache: Path, tmp_path:
     assert "baseline+split+doc:summary300×2+bm25×0.25" in out.read_text(encoding="utf-8")
     with pytest.raises(SystemExit):
         main([*args, "--signals", "doc_weight=-1"])
+
+
+def test_passage_stages_share_their_methods_index() -> None:
+    plain = config(method="baseline")
+    passages = plain.with_(signals=DOCUMENT_AWARE, options={"within_doc.on": True, "trim.on": True})
+    assert index_key(passages) == index_key(plain)
+    assert "option_within_doc_on" in passages.columns() and "option_within_doc_on" not in plain.columns()

@@ -4,7 +4,17 @@ from .benchmark import available_datasets, load_benchmark, parse_datasets, read_
 from .demo import write_demo_corpus
 from .heldout import write_heldout
 from .ingest import ExtractionError, IngestReport, extract, ingest_folder
-from .paths import CACHE_ENV, DATA_ENV, DATA_ROOT_ENV, confined, data_roots, default_cache_dir, resolve_data_dir
+from .paths import (
+    CACHE_ENV,
+    DATA_ENV,
+    DATA_ROOT_ENV,
+    check_outside_project,
+    confined,
+    data_roots,
+    default_cache_dir,
+    project_root,
+    resolve_data_dir,
+)
 from .protocols import PROTOCOLS, QUERIES_PER_DATASET, select
 from .runfiles import (
     FORMATS as RUN_FORMATS,
@@ -44,6 +54,7 @@ __all__ = [
     "Snippet",
     "Span",
     "available_datasets",
+    "check_outside_project",
     "confined",
     "data_roots",
     "decode",
@@ -55,6 +66,7 @@ __all__ = [
     "parse_datasets",
     "parse_doc_id",
     "parse_run",
+    "project_root",
     "read_document",
     "read_queries",
     "resolve_data_dir",

@@ -5,7 +5,9 @@ Layout (``--data`` / ``SAC_DATA_DIR``)::
     corpus/<dataset>/<document>.txt      UTF-8 text
     benchmarks/<dataset>.json            {"tests": [{"query", "snippets": [{"file_path", "span", "answer"}]}]}
 
-Spans are ``[start, end)`` in Python ``str`` characters of the document text. Every problem
+Spans are ``[start, end)`` in Python ``str`` characters of the document text. A benchmark file
+derived from another (``sac noname``) says how in an optional top-level string field
+``"transform"``. Every problem
 found while loading raises :class:`BenchmarkError` naming the file (and the query), never a
 bare traceback and never a silent skip. Every file and folder read goes through
 :func:`~.paths.confined` (a server's ``$SAC_DATA_ROOT``).
@@ -43,8 +45,9 @@ def read_queries(data_dir: Path, dataset: str) -> list[Query]:
     return _parse_benchmark(data_dir, dataset)[0]
 
 
-def _parse_benchmark(data_dir: Path, dataset: str) -> tuple[list[Query], list[list[str]]]:
-    """Queries of one benchmark file and, per query, the 'answer' strings of its snippets."""
+def _parse_benchmark(data_dir: Path, dataset: str) -> tuple[list[Query], list[list[str]], str]:
+    """Queries of one benchmark file, per query the 'answer' strings of its snippets, and the file's
+    ``"transform"`` ("" when absent)."""
     path = data_dir / "benchmarks" / f"{dataset}.json"
     try:
         raw = json.loads(confined(path).read_text(encoding="utf-8"))
@@ -57,6 +60,9 @@ def _parse_benchmark(data_dir: Path, dataset: str) -> tuple[list[Query], list[li
     tests = raw.get("tests") if isinstance(raw, dict) else None
     if not isinstance(tests, list):
         raise BenchmarkError(f"{path}: expected an object with a list field 'tests'")
+    transform = raw.get("transform", "")
+    if not isinstance(transform, str):
+        raise BenchmarkError(f"{path}: field 'transform' must be a string, got {transform!r}")
     queries, answers = [], []
     for i, test in enumerate(tests):
         qid = f"{dataset}/{i}"
@@ -89,7 +95,7 @@ def _parse_benchmark(data_dir: Path, dataset: str) -> tuple[list[Query], list[li
             gold.append(Span(fp, span[0], span[1]))
         queries.append(Query(qid, dataset, test["query"], tuple(gold)))
         answers.append([s["answer"] for s in snippets])
-    return queries, answers
+    return queries, answers, transform
 
 
 @lru_cache(maxsize=65536)  # called for every gold span; a corpus has far fewer distinct paths
@@ -136,8 +142,10 @@ def load_benchmark(
     names = parse_datasets(datasets, data_dir)
     selected: list[Query] = []
     answers: dict[str, list[str]] = {}
+    transforms: set[str] = set()
     for ds in names:
-        queries, raw_answers = _parse_benchmark(data_dir, ds)
+        queries, raw_answers, transform = _parse_benchmark(data_dir, ds)
+        transforms.add(transform)
         for q in select(queries, protocol, ds, seed):
             selected.append(q)
             answers[q.query_id] = raw_answers[int(q.query_id.rsplit("/", 1)[1])]
@@ -153,4 +161,4 @@ def load_benchmark(
                 file_path = path.relative_to(data_dir / "corpus").as_posix()
                 if file_path not in docs:
                     docs[file_path] = read_document(data_dir, file_path)
-    return Benchmark(tuple(selected), docs)
+    return Benchmark(tuple(selected), docs, "+".join(sorted(t for t in transforms if t)))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .benchmark import load_benchmark, parse_datasets
-from .paths import confined
+from .paths import check_outside_project, confined
 from .types import BenchmarkError
 
 
@@ -29,8 +29,9 @@ def write_heldout(
     seed: int = 0,
 ) -> dict[str, tuple[int, int]]:
     """Write the folder; returns ``dataset → (queries, documents)`` kept. Raises BenchmarkError
-    when ``out_dir`` exists and is not empty, or a dataset keeps no query."""
+    when ``out_dir`` lies inside the project, exists and is not empty, or a dataset keeps no query."""
     out_dir = Path(out_dir)
+    check_outside_project(out_dir)
     if out_dir.exists() and any(out_dir.iterdir()):
         raise BenchmarkError(f"{out_dir}: not empty; choose a new folder for the held-out benchmark")
     names = parse_datasets(tuple(datasets) if not isinstance(datasets, str) else datasets, data_dir)

@@ -90,6 +90,19 @@ def _stat_problem(path: Path) -> str | None:
     return None
 
 
+def project_root() -> Path:
+    """The folder of this project's source tree (the one holding ``sac_core/``)."""
+    return Path(__file__).resolve().parents[3]
+
+
+def check_outside_project(out_dir: Path) -> None:
+    """Raise :class:`BenchmarkError` when ``out_dir`` (links and ``..`` resolved) lies inside the
+    project: derived benchmark folders link to the data and must never enter the repository."""
+    real, root = Path(os.path.realpath(out_dir)), project_root()
+    if real == root or real.is_relative_to(root):
+        raise BenchmarkError(f"{out_dir}: inside the project ({root}); write derived benchmarks outside it")
+
+
 def resolve_data_dir(data: str | os.PathLike[str] | None, roots: Sequence[Path] = ()) -> Path:
     """``--data`` if given, else ``$SAC_DATA_DIR``: a readable LegalBench-RAG folder, inside ``roots``
     when any are given. Raises :class:`BenchmarkError` naming the path otherwise."""

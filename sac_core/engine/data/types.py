@@ -53,6 +53,9 @@ class Benchmark:
 
     queries: tuple[Query, ...]
     documents: dict[str, Document]
+    # How the queries were derived from a published benchmark ("" = as published; "no-name": their
+    # opening document reference removed, see ``sac noname``). Part of a sweep cell's data fingerprint.
+    transform: str = ""
 
     @property
     def datasets(self) -> tuple[str, ...]:
@@ -62,4 +65,4 @@ class Benchmark:
     def subset(self, datasets: tuple[str, ...]) -> Benchmark:
         """Only the queries and documents of ``datasets``."""
         queries = tuple(q for q in self.queries if q.dataset in datasets)
-        return Benchmark(queries, {fp: d for fp, d in self.documents.items() if d.dataset in datasets})
+        return Benchmark(queries, {fp: d for fp, d in self.documents.items() if d.dataset in datasets}, self.transform)

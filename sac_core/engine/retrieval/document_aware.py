@@ -4,6 +4,8 @@ Scoring is exact over the whole pool (one matrix-vector product per query versio
 and priors see every chunk, not only the index's top candidates. Per query:
 
 1. split the query (``split_query``): the question scores chunks, the reference scores documents;
+   the gate (``doc_gate``, :mod:`.gate`) drops the document scores of a query without evidence
+   about its document;
 2. chunk score = cosine(question, chunk vector) [+ PRF / LLM rewrites, fused by RRF]
    + ``doc_weight`` × document score (:mod:`.documents`);
 3. with BM25 in the base index (``semantic_weight < 1``) and/or entities, weighted RRF of the
@@ -26,6 +28,7 @@ from ..indexes import rrf
 from .documents import DocumentScorer
 from .entities import EntityIndex
 from .expansion import LLMRewriter, prf_vector
+from .gate import gate_open
 from .pool import Pool
 from .query import QueryParts, split_query
 from .ranker import Hit
@@ -94,18 +97,51 @@ class DocumentAwareRetriever:
         )
         out = []
         for query, part, qv, rv in zip(queries, parts, questions, references):
-            scores, order = self._rank(query, part, qv, rv, max(k, s.rerank_depth if s.rerank_model else k))
+            doc_scores = self._document_scores(part, rv)
+            if doc_scores is None and s.doc_gate != "always" and self._only_document_signals:
+                # the gate is closed and nothing else re-ranks: exactly the plain index's ranking
+                out.append(self.base.search([part.question], k, vectors=qv[None, :])[0])
+                continue
+            scores, order = self._rank(query, part, qv, doc_scores, max(k, s.rerank_depth if s.rerank_model else k))
             if s.rerank_model:
                 order = self._rerank(part.question, order)
             out.append([Hit(self.pool.chunks[int(i)], float(scores[int(i)])) for i in order[:k]])
         return out
 
-    def _rank(
-        self, query: str, part: QueryParts, qv: np.ndarray, rv: np.ndarray, depth: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(final score per chunk, the top ``depth`` chunk ids best first)."""
+    def document_evidence(self, queries: Sequence[str]) -> list[bool]:
+        """Per query: whether its document scores act (a document signal is on and the gate is open),
+        i.e. whether the query said which document it means. Passage methods work inside the top
+        document only then (:mod:`.routed`)."""
+        s = self.signals
+        if not s.scores_documents or self.parts.documents is None:
+            return [False] * len(queries)
+        parts = [split_query(q) if s.split_query else QueryParts(q, q) for q in queries]
+        if s.doc_gate == "split":  # no document score needed to decide
+            return [p.split for p in parts]
+        if s.doc_gate == "always":
+            return [True] * len(queries)
+        vectors = self.embedder.encode([p.document for p in parts], progress=False)
+        return [self._document_scores(p, v) is not None for p, v in zip(parts, vectors)]
+
+    @property
+    def _only_document_signals(self) -> bool:
+        """No signal beyond the query split and the document scores (prior, routing) is on."""
+        s = self.signals
+        return not (s.entity_weight or s.sections or s.expansion != "none" or s.rerank_model)
+
+    def _document_scores(self, part: QueryParts, rv: np.ndarray) -> np.ndarray | None:
+        """The query's score for every document, or None (no document signal, or the gate closed)."""
         s, docs = self.signals, self.parts.documents
-        doc_scores = docs.scores(part.document, rv) if docs is not None and s.scores_documents else None
+        if docs is None or not s.scores_documents:
+            return None
+        scores = docs.scores(part.document, rv)
+        return scores if gate_open(s.doc_gate, part.split, scores, s.gate_margin) else None
+
+    def _rank(
+        self, query: str, part: QueryParts, qv: np.ndarray, doc_scores: np.ndarray | None, depth: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(final score per chunk, the top ``depth`` chunk ids best first), given the document scores."""
+        s = self.signals
         prior = s.doc_weight * doc_scores[self.doc_of] if doc_scores is not None and s.doc_weight else 0.0
         dense = self.vectors @ qv
         if s.expansion == "prf":

@@ -7,6 +7,8 @@ Each option is read by one module of this package, whose docstring cites where t
 - :mod:`.documents`: a **document prior** (``doc_weight`` × the query's score against a
   representation of the chunk's document) and **routing** (the top ``route_docs`` documents'
   chunks first); the two-level retrieval of the SAC paper's outlook and Rainbow RAG.
+- :mod:`.gate`: whether a query gives evidence about its document at all (``doc_gate``); without
+  it, the prior and routing stay off and the query is ranked plainly.
 - :mod:`.entities`: a ranking by the **legal entities** the query names, fused with the others by
   weighted reciprocal-rank fusion (KG-CiteRAG).
 - :mod:`.sections`: within the routed documents, the chunks of the top ``sections`` **sections**
@@ -23,6 +25,9 @@ from dataclasses import asdict, dataclass, fields
 DOC_REPRS: tuple[str, ...] = ("summary", "title", "filename")
 EXPANSIONS: tuple[str, ...] = ("none", "prf", "llm")
 SECTION_PROVIDERS: tuple[str, ...] = ("lead", "openai")
+# When a query's document score may act (prior, routing): always; only when the query split off a
+# document reference; or when it did or its document scores are peaked (see .gate).
+DOC_GATES: tuple[str, ...] = ("always", "split", "evidence")
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,8 @@ class Signals:
     doc_repr: str = "summary"  # the document's text embedded for the prior, see DOC_REPRS
     doc_chars: int = 300  # length of the summary used as representation (characters)
     doc_bm25: float = 0.0  # plus doc_bm25 × max-normalised BM25 of the query over the document's full text
+    doc_gate: str = "always"  # see DOC_GATES: on queries without evidence about the document, plain ranking
+    gate_margin: float = 0.1  # "evidence": the top document's score leads the second's by at least this
     route_docs: int = 0  # > 0: the chunks of the top route_docs documents (by the document score) first
     route_fill: bool = True  # after the routed documents, the other chunks (else: fewer than k)
     entity_weight: float = 0.0  # share of the legal-entity ranking in the reciprocal-rank fusion
@@ -52,6 +59,8 @@ class Signals:
             (self.doc_weight >= 0 and self.doc_bm25 >= 0, "doc_weight and doc_bm25 must be >= 0"),
             (0 <= self.entity_weight < 1, "entity_weight must be in [0, 1)"),
             (self.doc_repr in DOC_REPRS, f"doc_repr must be one of {DOC_REPRS}"),
+            (self.doc_gate in DOC_GATES, f"doc_gate must be one of {DOC_GATES}"),
+            (self.gate_margin >= 0, "gate_margin must be >= 0"),
             (self.doc_chars > 0 and self.section_chars > 0, "summary lengths must be > 0"),
             (self.route_docs >= 0 and self.sections >= 0, "route_docs and sections must be >= 0"),
             (self.sections == 0 or self.route_docs > 0, "sections needs route_docs > 0 (sections of routed documents)"),
@@ -94,6 +103,9 @@ class Signals:
             parts.append(f"doc:{self.doc_repr}{size}×{self.doc_weight:g}")
             if self.doc_bm25:
                 parts.append(f"bm25×{self.doc_bm25:g}")
+            if self.doc_gate != "always":
+                margin = f"≥{self.gate_margin:g}" if self.doc_gate == "evidence" else ""
+                parts.append(f"gate:{self.doc_gate}{margin}")
         if self.route_docs:
             parts.append(f"route{self.route_docs}{'' if self.route_fill else '-only'}")
         if self.sections:

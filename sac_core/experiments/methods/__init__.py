@@ -1,7 +1,8 @@
 """The built-in methods and stages, each one module that registers itself on import:
-:mod:`.baseline`, :mod:`.sac` (index methods, :mod:`.indexed`), :mod:`.document_aware` (a stage),
-:mod:`.imported` (a run file imported from any retriever) and :mod:`.retriever` (a live retriever
-named ``module:factory``).
+:mod:`.baseline`, :mod:`.sac` (index methods, :mod:`.indexed`), :mod:`.document_aware` (a stage)
+and the passage stages that refine it, applied in this order: :mod:`.within_document`,
+:mod:`.small_to_big`, :mod:`.trimming`; :mod:`.imported` (a run file imported from any retriever)
+and :mod:`.retriever` (a live retriever named ``module:factory``).
 """
 
 from .baseline import BASELINE, Baseline
@@ -10,6 +11,16 @@ from .imported import IMPORTED_RUN, ImportedRun
 from .indexed import IndexMethod
 from .retriever import LIVE_RETRIEVER, LiveRetriever, operator_retrievers
 from .sac import SAC, SAC_METHOD
+
+# isort: split
+# The passage stages register in the order they apply (after the document-aware stage).
+from .within_document import WITHIN_DOCUMENT_STAGE, WithinDocument
+
+# isort: split
+from .small_to_big import SMALL_TO_BIG_STAGE, SmallToBig
+
+# isort: split
+from .trimming import TRIMMING_STAGE, Trimming
 
 __all__ = [
     "BASELINE",
@@ -20,11 +31,17 @@ __all__ = [
     "SAC",
     "SAC_METHOD",
     "SAC_PRIOR",
+    "SMALL_TO_BIG_STAGE",
+    "TRIMMING_STAGE",
+    "WITHIN_DOCUMENT_STAGE",
     "Baseline",
     "DocumentAware",
     "ImportedRun",
     "IndexMethod",
     "LiveRetriever",
+    "SmallToBig",
+    "Trimming",
+    "WithinDocument",
     "operator_retrievers",
     "signal_parts",
 ]

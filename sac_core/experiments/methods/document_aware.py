@@ -31,8 +31,9 @@ from . import baseline, sac
 # Chosen on lbr-mini only (sweeps/methods-lbr-mini.toml, highest precision + recall - DRM, means
 # over k): split query, document prior of weight 8 from the 300-character summary plus 0.125 ×
 # max-normalised BM25 over the document's text, over the plain (baseline) chunk index. Reads no
-# file name or title.
-DOCUMENT_AWARE = Signals(split_query=True, doc_weight=8.0, doc_bm25=0.125)
+# file name or title. Gated by the split (issue 24, sweeps/gate-lbr-mini.toml): a query that names
+# no document is ranked plainly, never worse than the baseline.
+DOCUMENT_AWARE = Signals(split_query=True, doc_weight=8.0, doc_bm25=0.125, doc_gate="split")
 SAC_PRIOR = Signals(doc_weight=2.0, doc_bm25=0.25)  # the same document prior on top of SAC, no split
 
 
