@@ -39,7 +39,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             continue
         cuts.append(m.end())
     cuts.append(len(text))
-    spans = []
+    spans: list[tuple[int, int]] = []
     for a, b in zip(cuts, cuts[1:]):
         piece = text[a:b]
         if not piece.strip():

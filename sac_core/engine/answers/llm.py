@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import diskcache
-import httpx
 import openai
 
 from ..summaries.length import count_tokens
@@ -93,7 +92,7 @@ class LLMAnswerer:
         self._client = openai.OpenAI(
             api_key=api_key or "no-key-needed",
             base_url=base_url,
-            timeout=httpx.Timeout(timeout, connect=min(5.0, timeout)),
+            timeout=openai.Timeout(timeout, connect=min(5.0, timeout)),
             max_retries=max_retries,
         )
 
