@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 import os
 import random
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -53,10 +57,18 @@ def generate_slow_benchmark(root: Path, n_docs: int = 36, chars: int = 5000) -> 
         text = f"Agreement number {i} between Party {i} and Party {i + 1}. " + "".join(words)
         (root / "corpus" / "gen" / f"doc{i:02d}.txt").write_text(text, encoding="utf-8")
         start = text.index(".") + 2
-        tests.append({
-            "query": f"What does agreement {i} say about termination?",
-            "snippets": [{"file_path": f"gen/doc{i:02d}.txt", "span": [start, start + 120], "answer": text[start : start + 120]}],
-        })  # fmt: skip
+        tests.append(
+            {
+                "query": f"What does agreement {i} say about termination?",
+                "snippets": [
+                    {
+                        "file_path": f"gen/doc{i:02d}.txt",
+                        "span": [start, start + 120],
+                        "answer": text[start : start + 120],
+                    }
+                ],
+            }
+        )
     (root / "benchmarks").mkdir()
     (root / "benchmarks" / "gen.json").write_text(json.dumps({"tests": tests}), encoding="utf-8")
     return root
@@ -73,3 +85,113 @@ def slow_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def slower_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Like ``slow_data`` with more documents: building its Compare indexes takes a good while."""
     return generate_slow_benchmark(tmp_path_factory.mktemp("slower"), n_docs=90)
+
+
+# --------------------------------------------------------------------------- a scripted OpenAI-compatible server
+
+
+@dataclass
+class ChatReply:
+    """One scripted chat answer: ``status`` 200 with ``content`` (streamed in ``pieces`` when the
+    request asks for a stream), or an error status (429 comes with ``Retry-After: 0``)."""
+
+    content: str = ""
+    status: int = 200
+    pieces: int = 3
+    prompt_tokens: int = 100
+    completion_tokens: int = 20
+
+
+@dataclass
+class ChatServer:
+    url: str  # the base URL, ending in /v1
+    requests: list[dict] = field(default_factory=list)  # JSON bodies, in arrival order
+    auth: list[str] = field(default_factory=list)  # Authorization headers
+
+
+def _sse(reply: ChatReply, model: str) -> bytes:
+    size = max(1, -(-len(reply.content) // max(1, reply.pieces)))
+    chunks = [reply.content[i : i + size] for i in range(0, len(reply.content), size)] or [""]
+    base = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model}
+    events = [
+        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": c}, "finish_reason": None}]}
+        for c in chunks
+    ]
+    events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    usage = {
+        "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens,
+        "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+    }
+    events.append({**base, "choices": [], "usage": usage})
+    return b"".join(f"data: {json.dumps(e)}\n\n".encode() for e in events) + b"data: [DONE]\n\n"
+
+
+def _completion(reply: ChatReply, model: str) -> bytes:
+    message = {"role": "assistant", "content": reply.content}
+    return json.dumps(
+        {
+            "id": "chatcmpl-test",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "usage": {
+                "prompt_tokens": reply.prompt_tokens,
+                "completion_tokens": reply.completion_tokens,
+                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+            },
+        }
+    ).encode()
+
+
+@pytest.fixture
+def chat_server() -> Iterator[Callable[[Callable[[dict], dict]], ChatServer]]:
+    """Start an OpenAI-compatible chat server on 127.0.0.1 whose answers come from ``respond(body)``,
+    a dict of :class:`ChatReply` fields (the real ``openai`` client talks to it: streaming and plain
+    completions)."""
+    servers: list[ThreadingHTTPServer] = []
+
+    def start(respond: Callable[[dict], dict]) -> ChatServer:
+        state = ChatServer(url="")
+        lock = threading.Lock()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with lock:
+                    state.requests.append(body)
+                    state.auth.append(self.headers.get("Authorization", ""))
+                    reply = ChatReply(**respond(body)) if self.path == "/v1/chat/completions" else ChatReply(status=404)
+                if reply.status != 200:
+                    payload = json.dumps({"error": {"message": f"scripted {reply.status}", "type": "test"}}).encode()
+                    kind = "application/json"
+                elif body.get("stream"):
+                    payload, kind = _sse(reply, body["model"]), "text/event-stream"
+                else:
+                    payload, kind = _completion(reply, body["model"]), "application/json"
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", kind)
+                    self.send_header("Content-Length", str(len(payload)))
+                    if reply.status == 429:
+                        self.send_header("Retry-After", "0")
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except OSError:
+                    pass  # the client gave up
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        servers.append(server)
+        state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        return state
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()

@@ -21,6 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("sac_core.cli", "sac_core.tooling", "sac_core.dashboard", "sac_core.experiments", "sac_core.engine")
 ENGINE_LAYERS = (
+    ("sac_core.engine.answers",),
     ("sac_core.engine.retrieval",),
     ("sac_core.engine.indexes", "sac_core.engine.embedding", "sac_core.engine.summaries", "sac_core.engine.metrics"),
     ("sac_core.engine.chunking", "sac_core.engine.entities"),
