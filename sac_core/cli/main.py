@@ -14,14 +14,16 @@ from collections.abc import Sequence
 
 import click
 
+from ..engine.answers import AnswerError
 from ..engine.data import BenchmarkError, RunFileError
 from ..engine.retrieval import ExternalError
 from ..engine.summaries import SummaryError
 from ..experiments.run_store import RunStoreError
 from ..tooling.browser import ScreenshotError
-from . import data, interop, review, run, separation, summaries, sweeps, tools
+from . import answers, data, interop, review, run, separation, summaries, sweeps, tools
 
 ERRORS = (
+    AnswerError,
     BenchmarkError,
     SummaryError,
     ScreenshotError,
@@ -49,7 +51,7 @@ def sac() -> None:
     build the dashboard's indexes, summarise, review. `sac COMMAND --help` lists every flag."""
 
 
-for module in (run, summaries, sweeps, interop, data, separation, review, tools):
+for module in (run, summaries, answers, sweeps, interop, data, separation, review, tools):
     for command in module.COMMANDS:
         sac.add_command(command)
 

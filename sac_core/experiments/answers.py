@@ -16,14 +16,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..engine.answers import Answerer, excerpts_of, score_answer
 from ..engine.data import Query
 from .config import RunConfig
 from .evaluate import open_method
 from .plugins import OpenContext
+
+if TYPE_CHECKING:  # imported where used (`sac --help` stays instant)
+    import pandas as pd
 
 
 def gold_texts(query: Query, ctx: OpenContext) -> list[str]:
@@ -84,6 +86,8 @@ def write_answers(path: Path, rows: Sequence[dict]) -> None:
 def answer_table(rows: Sequence[dict]) -> pd.DataFrame:
     """Per method (and dataset, with ``ALL`` the macro mean over datasets): answers, the share citing
     only gold documents, the share citing another document, answers with a problem, token F1, ROUGE-L."""
+    import pandas as pd
+
     table = pd.DataFrame(rows)
     if table.empty:
         return table

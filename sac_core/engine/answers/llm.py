@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import diskcache
-import openai
 
 from ..summaries.length import count_tokens
 from .excerpts import Excerpt
@@ -89,6 +88,8 @@ class LLMAnswerer:
         self.model = model
         self.cache = diskcache.Cache(str(Path(cache_dir) / "answers"), eviction_policy="none")
         self.requests = 0  # requests actually sent (cache misses)
+        import openai  # ~1 s to import: only when answers are requested (`sac --help` stays instant)
+
         self._client = openai.OpenAI(
             api_key=api_key or "no-key-needed",
             base_url=base_url,
@@ -121,6 +122,8 @@ class LLMAnswerer:
         return cite(text, excerpts, self.name, input_tokens=usage[0], output_tokens=usage[1])
 
     def _ask(self, prompt: str, on_text: Callable[[str], None] | None) -> tuple[str, tuple[int, int]]:
+        import openai
+
         self.requests += 1
         parts: list[str] = []
         usage = (0, 0)

@@ -12,8 +12,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from rouge_score import rouge_scorer
+if TYPE_CHECKING:
+    from rouge_score import rouge_scorer
 
 _CITATION = re.compile(r"\[\s*#?\d+(?:\s*[,;]\s*#?\d+)*\s*\]")
 
@@ -26,6 +28,8 @@ class AnswerScores:
 
 @lru_cache(maxsize=1)
 def _scorer() -> rouge_scorer.RougeScorer:
+    from rouge_score import rouge_scorer  # loads nltk: only when answers are scored
+
     return rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
 
 
