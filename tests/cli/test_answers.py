@@ -4,7 +4,6 @@ client against a scripted local server (a second run sends no request, the key i
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest
