@@ -16,6 +16,7 @@ from ..engine.data import Span
 from ..engine.metrics import merge_spans
 from ..engine.retrieval import Hit
 from ..engine.retrieval.trimming import trimmed_from
+from .answers import anchor
 from .compare import WrongHit
 from .highlight import segments, to_html
 from .review.db import LABEL_NAMES
@@ -56,6 +57,13 @@ table.sac-table th { background: #f9fafb; }
 table.sac-why tr.sac-differs td { background: #fef2f2; }
 table.sac-why td:first-child { color: #6b7280; white-space: nowrap; }
 .sac-hit.sac-current { border-color: #2563eb; box-shadow: 0 0 0 2px #93c5fd; }
+.sac-answer { border: 1px solid #c7d2fe; border-left: 5px solid #6366f1; border-radius: 6px;
+  padding: 6px 8px; margin: 0 0 10px 0; background: #f8fafc; font-size: 0.92rem; }
+.sac-answer.flagged { border-left-color: #dc2626; background: #fef2f2; }
+.sac-answer-problem { color: #991b1b; margin-top: 4px; }
+a.sac-cite { text-decoration: none; font-weight: 600; white-space: nowrap; }
+a.sac-cite.ok { color: #166534; } a.sac-cite.bad, a.sac-cite.missing { color: #991b1b; }
+.sac-hit:target { box-shadow: 0 0 0 3px #6366f1; }
 </style>
 """
 
@@ -65,8 +73,11 @@ def chunk_html(file_path: str, text: str, start: int, gold: Sequence[Span]) -> s
     return to_html(segments(file_path, text, start, gold))
 
 
-def hit_card(rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Span]) -> str:
-    """One retrieved chunk: rank, ✓/✗ for its document (``None``: free text, no gold), score, text."""
+def hit_card(
+    rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Span], *, anchor_id: str | None = None
+) -> str:
+    """One retrieved chunk: rank, ✓/✗ for its document (``None``: free text, no gold), score, text;
+    ``anchor_id``: the card's HTML id (what an answer's citation links to)."""
     if gold_document is None:
         kind, badge = "free", '<span class="sac-badge free">document</span>'
     elif gold_document:
@@ -81,15 +92,24 @@ def hit_card(rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Spa
     )
     extra = " sac-free" if gold_document is None else ""
     body = chunk_html(c.file_path, c.text, c.start, gold)
-    return f'<div class="sac-hit {kind}{extra}">{head}{body}</div>'
+    ident = f' id="{esc_attr(anchor_id)}"' if anchor_id else ""
+    return f'<div class="sac-hit {kind}{extra}"{ident}>{head}{body}</div>'
 
 
-def trimmed_hit_card(rank: int, hit: Hit, source: Chunk, gold_document: bool | None, gold: Sequence[Span]) -> str:
+def trimmed_hit_card(
+    rank: int,
+    hit: Hit,
+    source: Chunk,
+    gold_document: bool | None,
+    gold: Sequence[Span],
+    *,
+    anchor_id: str | None = None,
+) -> str:
     """A hit a passage method cut from a longer chunk (``source``): the kept text as in
     :func:`hit_card` (gold characters marked), the characters cut before and after it greyed, gold
     marked there too, so what trimming dropped stays visible."""
     kept = hit.chunk
-    card = hit_card(rank, hit, gold_document, gold)
+    card = hit_card(rank, hit, gold_document, gold, anchor_id=anchor_id)
     before = source.text[: max(0, kept.start - source.start)]
     after = source.text[max(0, kept.end - source.start) :]
     grey = '<span class="sac-cut" style="color:#9ca3af;opacity:0.7" title="cut by trimming">{}</span>'
@@ -105,16 +125,25 @@ def trimmed_hit_card(rank: int, hit: Hit, source: Chunk, gold_document: bool | N
 
 
 def hit_cards(
-    ranker: object, hits: Sequence[Hit], gold_document: Sequence[bool] | None, gold: Sequence[Span]
+    ranker: object,
+    hits: Sequence[Hit],
+    gold_document: Sequence[bool] | None,
+    gold: Sequence[Span],
+    *,
+    column: str | None = None,
 ) -> list[str]:
     """One card per hit of a column (``gold_document``: per hit, or None for free text); a hit that a
-    trimming stage of ``ranker`` cut from a chunk shows what was cut (:func:`trimmed_hit_card`)."""
+    trimming stage of ``ranker`` cut from a chunk shows what was cut (:func:`trimmed_hit_card`);
+    ``column``: its name, which gives each card the id an answer's citation links to."""
     cards = []
     for rank, hit in enumerate(hits, start=1):
         flag = None if gold_document is None else gold_document[rank - 1]
         source = trimmed_from(ranker, hit)
+        ident = None if column is None else anchor(column, rank)
         cards.append(
-            hit_card(rank, hit, flag, gold) if source is None else trimmed_hit_card(rank, hit, source, flag, gold)
+            hit_card(rank, hit, flag, gold, anchor_id=ident)
+            if source is None
+            else trimmed_hit_card(rank, hit, source, flag, gold, anchor_id=ident)
         )
     return cards
 

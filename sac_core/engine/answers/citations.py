@@ -22,3 +22,18 @@ def cited_labels(text: str) -> list[str]:
 def unknown_labels(text: str, known: Collection[str]) -> list[str]:
     """Cited labels that are not in ``known``."""
     return [label for label in cited_labels(text) if label not in known]
+
+
+def split_citations(text: str) -> list[str | tuple[str, ...]]:
+    """``text`` as plain pieces (str) and citation groups (a tuple of ``#<n>`` labels), in order:
+    ``"Two years [#1, #3]."`` → ``["Two years ", ("#1", "#3"), "."]``."""
+    out: list[str | tuple[str, ...]] = []
+    at = 0
+    for group in _BRACKET.finditer(text):
+        if group.start() > at:
+            out.append(text[at : group.start()])
+        out.append(tuple(f"#{int(n)}" for n in _NUMBER.findall(group.group(1))))
+        at = group.end()
+    if at < len(text):
+        out.append(text[at:])
+    return out

@@ -1,0 +1,148 @@
+"""Compare's answer row: under each column, an answer written from that column's top-k chunks,
+its citations linked to the chunks they cite and checked against the gold documents.
+
+Two answerers behind one interface (:mod:`sac_core.engine.answers`): ``extractive`` (offline: the
+chunks' sentences closest to the question, by the page's own embedding model) and ``openai`` (any
+OpenAI-compatible endpoint, streamed, cached by model, prompt and chunk texts; the key comes from
+the session or the server's environment and is never stored). The HTML here is built from
+escaped text only: an answer is untrusted text (a model wrote it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.answers import Answer, Answerer, ExtractiveAnswerer, LLMAnswerer, excerpts_of
+from ..engine.answers import AnswerError as AnswerError
+from ..engine.answers.citations import split_citations
+from ..engine.embedding import Embedder
+from ..engine.retrieval import Hit
+from .text import esc
+
+ANSWERERS: dict[str, str] = {
+    "off": "no answer",
+    "extractive": "extractive (offline)",
+    "openai": "LLM (OpenAI-compatible)",
+}
+DEFAULT_ANSWERER = "extractive"
+DEFAULT_LLM_MODEL = "gpt-4o-mini"
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """Where the ``openai`` answerer asks: ``api_key`` (this session's, or the server's
+    ``OPENAI_API_KEY``), ``base_url`` (None: api.openai.com), ``model``."""
+
+    api_key: str | None
+    base_url: str | None
+    model: str = DEFAULT_LLM_MODEL
+
+    def usable(self) -> bool:
+        return bool(self.api_key or self.base_url)
+
+
+def make_answerer(kind: str, embedder: Embedder, cache_dir: Path, llm: LLMSettings | None = None) -> Answerer:
+    """The answerer ``kind`` names (see :data:`ANSWERERS`; not ``off``); raises AnswerError when the
+    ``openai`` one has neither a key nor a server URL."""
+    if kind == "extractive":
+        return ExtractiveAnswerer(embedder)
+    if kind == "openai":
+        settings = llm or LLMSettings(None, None)
+        return LLMAnswerer(cache_dir, model=settings.model, api_key=settings.api_key, base_url=settings.base_url)
+    raise ValueError(f"unknown answerer {kind!r}; choose from {', '.join(ANSWERERS)}")
+
+
+def answer_column(
+    answerer: Answerer,
+    question: str,
+    hits: Sequence[Hit],
+    gold_files: Collection[str] | None,
+    on_text: Callable[[str], None] | None = None,
+) -> Answer:
+    """``answerer``'s answer from ``hits`` (labelled ``#1`` … in rank order), every citation checked
+    against ``gold_files`` (None: a free-text question, nothing to check)."""
+    return answerer.answer(question, excerpts_of(hits), on_text=on_text).checked(gold_files)
+
+
+def cached_answer(
+    answerer: Answerer, question: str, hits: Sequence[Hit], gold_files: Collection[str] | None
+) -> Answer | None:
+    """The ``openai`` answerer's cached answer (nothing is sent), or None."""
+    if not isinstance(answerer, LLMAnswerer):
+        return None
+    hit = answerer.cached(question, excerpts_of(hits))
+    return None if hit is None else hit.checked(gold_files)
+
+
+def anchor(column: str, rank: int) -> str:
+    """The HTML id of a column's ``rank``-th chunk card: what a citation ``[#rank]`` links to."""
+    slug = re.sub(r"[^a-z0-9]+", "-", column.lower()).strip("-") or "column"
+    return f"sac-{slug}-{rank}"
+
+
+def answer_html(answer: Answer, column: str) -> str:
+    """The answer box: a badge (cites another document / only gold documents), the text with each
+    citation a link to its chunk marked ✓ or ✗, and what is wrong with the answer when something is."""
+    marks = {c.label: c.gold_document for c in answer.citations}
+    parts = []
+    for piece in split_citations(answer.text):
+        if isinstance(piece, str):
+            parts.append(esc(piece))
+            continue
+        links = [_citation_link(label, marks, column) for label in piece]
+        parts.append(" ".join(links))
+    head = (
+        f'<div class="sac-head">{_badge(answer)}<b>Answer</b> <span class="muted">{esc(_source(answer))}</span></div>'
+    )
+    problem = ""
+    if answer.problem:
+        problem = (
+            f'<div class="sac-answer-problem">⚠ Malformed answer: {esc(answer.problem)}. '
+            "Shown as received; its citations cannot all be checked.</div>"
+        )
+    flagged = " flagged" if answer.cites_other_document else ""
+    return f'<div class="sac-answer{flagged}">{head}<div class="sac-answer-text">{"".join(parts)}</div>{problem}</div>'
+
+
+def streaming_html(text: str) -> str:
+    """The answer box while the model is still writing (no checks yet)."""
+    return f'<div class="sac-answer"><div class="sac-head"><b>Answer</b> <span class="muted">writing …</span></div><div class="sac-answer-text">{esc(text)}</div></div>'
+
+
+def error_html(message: str) -> str:
+    """The answer box when no answer could be had (the request failed: the message says why)."""
+    return f'<div class="sac-answer"><div class="sac-answer-problem">⚠ No answer: {esc(message)}</div></div>'
+
+
+_MARKS = {
+    True: ("ok", " ✓", "a chunk of a gold document"),
+    False: ("bad", " ✗", "a chunk of another document"),
+    None: ("free", "", "no gold to check against"),
+}
+
+
+def _citation_link(label: str, marks: dict[str, bool | None], column: str) -> str:
+    """``[#n ✓]`` linking to the column's n-th chunk; ``[#n ?]`` (no link) when no chunk has that label."""
+    rank = int(label[1:])
+    if label not in marks:
+        return f'<a class="sac-cite missing" title="no chunk has this label">[#{rank} ?]</a>'
+    kind, sign, title = _MARKS[marks[label]]
+    return f'<a class="sac-cite {kind}" href="#{anchor(column, rank)}" title="{title}">[#{rank}{sign}]</a>'
+
+
+def _badge(answer: Answer) -> str:
+    if answer.cites_other_document:
+        return '<span class="sac-badge bad">✗ answer cites another document</span>'
+    if answer.cites_only_gold:
+        return '<span class="sac-badge ok">✓ cites only gold documents</span>'
+    if not answer.citations:
+        return '<span class="sac-badge free">no citation</span>'
+    return ""
+
+
+def _source(answer: Answer) -> str:
+    source = ANSWERERS.get(answer.answerer, answer.answerer)
+    return f"{source}, cached" if answer.cached else source
