@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import shared as ui
-from sac_core.dashboard import compare, views
+from sac_core.dashboard import answers, compare, views
 
 s = ui.settings()
 st.title("Compare: one query, side by side")
@@ -36,12 +36,23 @@ ws, _pending = ui.workspace(s, compare.compare_columns(base, methods))
 if ws is None:  # nothing built yet: the build panel above shows the progress
     st.stop()
 
+url_answerer = answers.answerer_from_url(st.query_params.get(answers.PARAM))  # before the picker rewrites the URL
 query, asked, k = ui.pick_query(ws)
 st.query_params[compare.PARAM_COLUMNS] = ",".join(methods)  # the URL keeps the choice
 st.markdown(views.query_html(None if query is None else query.query_id, asked), unsafe_allow_html=True)
 
 results = ui.compare_results(s, ws, asked, int(k), query)
 baseline = compare.reference(results)
+answerer = st.segmented_control(
+    f"Answer from each column's top {k} (citations link to the chunks; ✗ = a chunk of another document)",
+    list(answers.ANSWERERS), format_func=answers.ANSWERERS.get, key="cmp_answerer",
+    default=url_answerer,
+) or "off"  # fmt: skip
+if answerer != answers.DEFAULT_ANSWERER:
+    st.query_params[answers.PARAM] = answerer  # the URL keeps a choice other than the default
+else:
+    st.query_params.pop(answers.PARAM, None)
+slots = []
 for col, r in zip(st.columns(len(results)), results):
     with col:
         st.markdown(f"#### {views.md(r.column.name)}")
@@ -68,11 +79,14 @@ for col, r in zip(st.columns(len(results)), results):
                     help=None if delta is None else "change against the baseline, in percentage points",
                     width="content",
                 )
+        slots.append(st.empty())  # the answer, written once every column's chunks are on the page
         gold = query.gold if query is not None else ()
         flags = r.gold_document if query is not None else None
-        cards = views.hit_cards(ws.retrievers[r.column.name], r.hits, flags, gold)
+        cards = views.hit_cards(ws.retrievers[r.column.name], r.hits, flags, gold, column=r.column.name)
         st.markdown("".join(cards) or "_nothing retrieved_", unsafe_allow_html=True)
 ws.preload_models()  # after the first answer is drawn: then a typed question does not wait for the model
+if answerer != "off":
+    ui.answer_row(s, ws, results, slots, answerer, asked, query)
 
 if query is not None:
     st.subheader("Gold spans: found or missed by each index")

@@ -9,16 +9,16 @@ from __future__ import annotations
 import cProfile
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 import streamlit as st
 
-from sac_core.dashboard import builds, compare, curves, errors, maps, state, timing, tune, views
+from sac_core.dashboard import answers, builds, compare, curves, errors, maps, state, timing, tune, views
 from sac_core.dashboard import registry as shared
 
-from .sidebar import api_key
+from .sidebar import API_KEY, api_key
 
 LOAD_ERRORS = (state.BenchmarkError, state.SummaryError, KeyError, OSError, RuntimeError, ValueError)
 
@@ -29,7 +29,9 @@ def registry() -> shared.Registry:
     encoder, …), room for Compare's widest set of columns plus one, two Map pages (two maps each), and
     the latest Compare answers and explanations (a room of people asking the same question computes
     it once)."""
-    return shared.Registry(size=2, sizes={"column": compare.MAX_COLUMNS + 1, "map": 4, "results": 256, "why": 64})
+    return shared.Registry(
+        size=2, sizes={"column": compare.MAX_COLUMNS + 1, "map": 4, "results": 256, "why": 64, "answer": 256}
+    )
 
 
 def require_datasets(s: state.Settings) -> None:
@@ -144,6 +146,50 @@ def why_wrong(
         "why", s.source.data_dir, compare.columns_key(ws), text, query.query_id, name, rank, chunk
     )
     return registry().get(key, lambda: compare.explain_wrong_hit(ws, name, rank, found, query, text))
+
+
+def llm_settings(model: str) -> answers.LLMSettings:
+    """Where the LLM answerer asks: this session's key (sidebar) or the server's ``OPENAI_API_KEY``,
+    the server's ``OPENAI_BASE_URL`` (a page never takes a URL from a user), ``model``."""
+    key = st.session_state.get(API_KEY) or os.environ.get("OPENAI_API_KEY") or None
+    return answers.LLMSettings(key, os.environ.get("OPENAI_BASE_URL") or None, model)
+
+
+def column_answer(
+    s: state.Settings,
+    ws: compare.Workspace,
+    result: compare.ColumnResult,
+    kind: str,
+    question: str,
+    query: compare.Query | None,
+    llm: answers.LLMSettings,
+    on_text: Callable[[str], None] | None = None,
+) -> answers.Answer:
+    """The answer from one column's hits, once per (data, column, question, hits, answerer) for every
+    session of the server (an LLM answer is also cached on disk); raises AnswerError."""
+    hits = tuple((h.chunk.file_path, h.chunk.start, h.chunk.end) for h in result.hits)
+    model = llm.model if kind == "openai" else ""
+    key = shared.resource_key("answer", s.source.data_dir, result.column.config, question, hits, kind, model)
+    gold = query.gold_files if query is not None else None
+
+    def make() -> answers.Answer:
+        embedder = _embedder(s, result.column.config)
+        answerer = answers.make_answerer(kind, embedder, s.cache_dir, llm)
+        return answers.answer_column(answerer, question, result.hits, gold, on_text)
+
+    return registry().get(key, make)
+
+
+def cached_answer(
+    s: state.Settings,
+    result: compare.ColumnResult,
+    question: str,
+    query: compare.Query | None,
+    llm: answers.LLMSettings,
+) -> answers.Answer | None:
+    """The LLM's cached answer for one column (nothing is sent), or None."""
+    answerer = answers.make_answerer("openai", _embedder(s, result.column.config), s.cache_dir, llm)
+    return answers.cached_answer(answerer, question, result.hits, query.gold_files if query is not None else None)
 
 
 def build_panel(s: state.Settings, jobs: Sequence[builds.BuildJob], key: str | None = None) -> None:

@@ -15,9 +15,10 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.answers import Answer, Answerer, ExtractiveAnswerer, LLMAnswerer, excerpts_of
+from ..engine.answers import Answer, Answerer, ExtractiveAnswerer, LLMAnswerer, answer_cost, excerpts_of
 from ..engine.answers import AnswerError as AnswerError
 from ..engine.answers.citations import split_citations
+from ..engine.answers.llm import Cost, render_prompt
 from ..engine.embedding import Embedder
 from ..engine.retrieval import Hit
 from .text import esc
@@ -28,7 +29,13 @@ ANSWERERS: dict[str, str] = {
     "openai": "LLM (OpenAI-compatible)",
 }
 DEFAULT_ANSWERER = "extractive"
+PARAM = "answer"  # URL parameter: the answerer (absent: the default)
 DEFAULT_LLM_MODEL = "gpt-4o-mini"
+
+
+def answerer_from_url(value: str | None) -> str:
+    """The answerer a URL names (``?answer=openai``), the default when it names none or no known one."""
+    return value if value in ANSWERERS else DEFAULT_ANSWERER
 
 
 @dataclass(frozen=True)
@@ -146,3 +153,8 @@ def _badge(answer: Answer) -> str:
 def _source(answer: Answer) -> str:
     source = ANSWERERS.get(answer.answerer, answer.answerer)
     return f"{source}, cached" if answer.cached else source
+
+
+def llm_estimate(question: str, columns_hits: Sequence[Sequence[Hit]], model: str) -> Cost:
+    """What asking the LLM for these columns' answers costs at most (tokens, USD at gpt-4o-mini prices)."""
+    return answer_cost([render_prompt(question, excerpts_of(hits)) for hits in columns_hits], model=model)
