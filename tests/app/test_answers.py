@@ -5,6 +5,7 @@ of another document, one malformed, one after a 429), cached so a second run sen
 from __future__ import annotations
 
 import html
+import os
 import re
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from sac_core.dashboard import compare, state
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets, load_benchmark
 from sac_core.experiments import Workspace
+from sac_core.tooling import browser
 
 TIMEOUT = 240
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -114,3 +116,28 @@ def test_llm_answers_badge_malformed_429_and_cache(env, embed_cache, chat_server
     again = _compare(answer="openai")
     assert len(_boxes(_html(again))) == 3 and len(server.requests) == distinct + 1  # no request the second time
     assert "cached" in _html(again)
+
+
+def test_answers_in_chromium_and_a_citation_scrolls_to_its_chunk(env, embed_cache, tmp_path) -> None:
+    if not browser.CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{browser.CHROMIUM} not found although CI should have installed it", pytrace=False)
+        pytest.skip(f"{browser.CHROMIUM} not found: run `bash scripts/install_browser.sh`")
+    pytest.importorskip("playwright.sync_api")
+    with browser.session({"SAC_CACHE_DIR": str(embed_cache)}, tmp_path / "streamlit.log") as (running, page):
+        page.goto(f"{running.url}/?dataset=demo_nda&q=demo_nda%2F1&k=3")
+        browser.wait_for_count(page, ".sac-answer", 3)
+        assert page.locator(".sac-answer.flagged").count() >= 1  # the baseline's answer quotes another NDA
+        link = page.locator("a.sac-cite[href]").last
+        target = link.get_attribute("href")
+        card = page.locator(target)
+        assert card.count() == 1 and "sac-hit" in (card.get_attribute("class") or "")
+        page.evaluate("window.scrollTo(0, 0)")
+        link.click()
+        page.wait_for_function(
+            "(sel) => { const r = document.querySelector(sel).getBoundingClientRect();"
+            " return r.top > -10 && r.top < window.innerHeight; }",
+            arg=target,
+            timeout=10_000,
+        )  # the cited chunk is scrolled into view
+        assert "Traceback" not in page.locator('[data-testid="stMain"]').inner_text()
