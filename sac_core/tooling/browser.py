@@ -133,6 +133,17 @@ def wait_for_count(page: Any, selector: str, count: int, timeout: float = 240) -
     settle(page)
 
 
+def wait_for_columns(page: Any, count: int, timeout: float = 240) -> None:
+    """Wait until ``count`` Compare columns show ranked chunks (however many each has), then settle."""
+    page.wait_for_function(
+        "(n) => [...document.querySelectorAll('[data-testid=\"stColumn\"]')]"
+        ".filter(c => c.querySelector('.sac-hit')).length === n",
+        arg=count,
+        timeout=timeout * 1000,
+    )
+    settle(page)
+
+
 def screenshot(page: Any, path: Path) -> Path:
     """A screenshot of the whole page (the viewport grows to the main area's height)."""
     height = page.evaluate(
