@@ -1,9 +1,10 @@
 """Each column's answer in a review session (SQLite and PostgreSQL): written once per item and method
-from the column's chunks, labelled blind with notes, counted by method with agreement, and a
-version-2 database upgraded in place."""
+from the column's chunks, labelled blind with notes, counted by method with agreement, exported and
+imported back without loss, and a version-2 database upgraded in place."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -174,6 +175,50 @@ def test_kappa_is_undefined_not_a_warning_when_one_label_was_given_throughout():
     labels = pd.DataFrame({"answer_id": [1, 2, 1, 2], "reviewer": ["a", "a", "b", "b"], "label": ["correct"] * 4})
     result = rv.answer_agreement(labels)
     assert result["answers"] == 2 and pd.isna(result["kappa"])
+
+
+def _label_everything(db, sid, demo_dir, embedder) -> None:
+    for position in range(2):
+        view, answers = _answers(db, sid, position, "alice", demo_dir, Counting(embedder))
+        rv.set_label(db, view.chunks[0].chunk_id, "alice", "relevant")
+        for a, label in zip(answers, rv.ANSWER_LABELS):
+            rv.set_answer_label(db, a.answer_id, "alice", label, f'{label}, "quoted"', gold_shown=position == 1)
+        rv.set_answer_label(db, answers[0].answer_id, "bob", "cant_tell")
+        rv.set_answer_note(db, answers[1].answer_id, "bob", "a note without a label")
+        rv.set_preference(db, view.item_id, "alice", rv.TIE)
+
+
+def _without_times(content: bytes) -> list[dict]:
+    return [{k: v for k, v in json.loads(line).items() if k != "at"} for line in content.decode().splitlines()]
+
+
+def test_answers_and_their_labels_round_trip_through_an_export(db_url, workspace, embedder, demo_dir, tmp_path):
+    source = rv.ReviewDB(f"sqlite:///{tmp_path / 'source.sqlite'}")
+    sid = _session(source, workspace, size=2)
+    _label_everything(source, sid, demo_dir, embedder)
+    assert rv.export(source, "s1", tmp_path / "s1.jsonl") == rv.export(source, "s1", tmp_path / "s1.csv") == 14
+    exported = _without_times((tmp_path / "s1.jsonl").read_bytes())
+    answer_rows = [r for r in exported if r["kind"] == "answer_label"]
+    assert len(answer_rows) == 10 and all(r["answer"] and r["method"] and r["answerer"] for r in answer_rows)
+    assert any(r["citations"] for r in answer_rows) and {r["label"] for r in answer_rows} >= {*rv.ANSWER_LABELS, None}
+    csv = pd.read_csv(tmp_path / "s1.csv", keep_default_na=False)
+    csv_answers = csv[csv["kind"] == "answer_label"]
+    assert [json.loads(c) for c in csv_answers["citations"]] == [r["citations"] for r in answer_rows]
+    assert list(csv_answers["answer"]) == [r["answer"] for r in answer_rows]
+
+    target = rv.ReviewDB(db_url)  # the same session made elsewhere: no answer written there yet
+    _session(target, workspace, size=2)
+    counts = rv.import_jsonl(target, tmp_path / "s1.jsonl")
+    assert counts == {"labels": 2, "answer_labels": 10, "preferences": 2}
+    assert _without_times(rv.export_bytes(target, "s1", "jsonl")[0]) == exported  # nothing lost
+    rv.import_jsonl(target, tmp_path / "s1.jsonl")  # twice: still one row each
+    with target.session() as s:
+        assert s.scalar(select(func.count()).select_from(AnswerLabel)) == 10
+        assert s.scalar(select(func.count()).select_from(ReviewAnswer)) == 2 * len(workspace.columns)
+    changed = [dict(r, answer="another answer [#1]") if r["kind"] == "answer_label" else r for r in exported]
+    (tmp_path / "changed.jsonl").write_text("".join(json.dumps(r) + "\n" for r in changed))
+    with pytest.raises(rv.SessionError, match=r"changed\.jsonl, line 3: .*another answer"):
+        rv.import_jsonl(target, tmp_path / "changed.jsonl")
 
 
 # --------------------------------------------------------------------------- a version-2 database

@@ -171,7 +171,7 @@ def test_export_and_import_without_duplicates(db_url, workspace, tmp_path):
     assert rows[0]["kind"] == "label" and rows[0]["label"] == "partly" and rows[0]["reviewer"] == "alice"
     assert rows[0]["file_path"] == view.chunks[0].file_path and rows[0]["query_id"] == view.query_id
     assert pd.read_csv(tmp_path / "s1.csv")["note"].iloc[0] == 'a "quoted" note, with commas'
-    assert rv.import_jsonl(db, tmp_path / "s1.jsonl") == {"labels": 1, "preferences": 1}
+    assert rv.import_jsonl(db, tmp_path / "s1.jsonl") == {"labels": 1, "answer_labels": 0, "preferences": 1}
     rv.import_jsonl(db, tmp_path / "s1.jsonl")  # twice: still one row each
     with db.session() as s:
         assert s.scalar(select(func.count()).select_from(Label)) == 1
