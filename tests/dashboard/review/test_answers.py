@@ -278,3 +278,23 @@ class FixedAnswerer:
         first = excerpts[0]
         return Answer(f"“{first.text}” [{first.label}]", (Citation(first.label, first.file_path, first.start, first.end),),
                       self.name)  # fmt: skip
+
+
+def test_the_cli_reports_exports_and_imports_answer_labels(workspace, tmp_path, capsys):
+    from sac_core.cli import main
+
+    url = f"sqlite:///{tmp_path / 'cli.sqlite'}"
+    db = rv.ReviewDB(url)
+    sid = _session(db, workspace, size=1)
+    view = rv.item_view(db, sid, 0, "alice")
+    texts = {c.chunk_id: f"text of chunk {c.chunk_id}" for _, col in view.columns for c in col}
+    answers = rv.column_answers(db, view, texts, lambda: FixedAnswerer())
+    rv.set_answer_label(db, answers[0].answer_id, "alice", "unsupported")
+    rv.set_answer_label(db, answers[0].answer_id, "bob", "unsupported")
+    assert main(["review", "report", "--session", "s1", "--db", url]) == 0
+    report = capsys.readouterr().out
+    assert "answers by method (2 answer labels" in report and "unsupported_share" in report
+    assert "answer agreement: Cohen's kappa undefined (one label throughout) over 1 answers" in report
+    assert main(["review", "export", "--session", "s1", "--db", url, "--out", str(tmp_path / "x.jsonl")]) == 0
+    assert main(["review", "import", str(tmp_path / "x.jsonl"), "--db", url]) == 0
+    assert "imported 0 labels, 2 answer labels and 0 preferences" in capsys.readouterr().out
