@@ -2,7 +2,15 @@
 answer, stored in SQLite or a shared PostgreSQL database, with agreement and export (:mod:`.db`,
 :mod:`.sessions`, :mod:`.answers`, :mod:`.results`, :mod:`.transfer`)."""
 
-from .answers import ColumnAnswer, answer_labels, column_answers, set_answer_label, set_answer_note
+from .answers import (
+    ColumnAnswer,
+    answer_box_html,
+    answer_labels,
+    card_anchor,
+    column_answers,
+    set_answer_label,
+    set_answer_note,
+)
 from .db import (
     ANSWER_LABEL_NAMES,
     ANSWER_LABELS,
@@ -67,11 +75,13 @@ __all__ = [
     "SessionPlan",
     "agreement",
     "answer_agreement",
+    "answer_box_html",
     "answer_label_table",
     "answer_labels",
     "answers_by_method",
     "blind_order",
     "by_method",
+    "card_anchor",
     "column_answers",
     "create_session",
     "default_url",

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from ...engine.answers import Answer, Answerer, Citation, Excerpt
+from ..answers import anchor, answer_html
 from .db import ANSWER_LABELS, AnswerLabel, ReviewAnswer, ReviewDB, ReviewItem, now
 from .sessions import LETTERS, ChunkView, ItemView, SessionError, upsert
 
@@ -80,6 +81,21 @@ def column_answers(
             store_answer(db, view.item_id, method, writer.answer(view.query_text, excerpts(chunks[letter], texts)))
         order, stored = _stored(db, view.item_id)  # another reviewer's may have come first: that one is kept
     return tuple(ColumnAnswer(letter, stored[m].id, answer_of(stored[m])) for letter, m in zip(LETTERS, order))
+
+
+def card_anchor(letter: str, rank: int) -> str:
+    """The HTML id of the card of column ``letter``'s ``rank``-th chunk: what its answer's ``[#rank]``
+    links to. Made from the blind letter, so the page's HTML names no method."""
+    return anchor(letter, rank)
+
+
+def answer_box_html(column: ColumnAnswer, gold: Collection[tuple[str, int, int]], *, show_gold: bool) -> str:
+    """The column's answer box (:func:`~sac_core.dashboard.answers.answer_html`): each citation a link
+    to the column's card (:func:`card_anchor`), marked ✓/✗ (a chunk of a gold document or not) only
+    when the reviewer shows gold; hidden, the citations carry no mark and the box no badge but
+    "no citation"."""
+    files = {file_path for file_path, _, _ in gold} if show_gold else None
+    return answer_html(column.answer.checked(files), column.letter)
 
 
 def set_answer_label(

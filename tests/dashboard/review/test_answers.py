@@ -298,3 +298,15 @@ def test_the_cli_reports_exports_and_imports_answer_labels(workspace, tmp_path, 
     assert main(["review", "export", "--session", "s1", "--db", url, "--out", str(tmp_path / "x.jsonl")]) == 0
     assert main(["review", "import", str(tmp_path / "x.jsonl"), "--db", url]) == 0
     assert "imported 0 labels, 2 answer labels and 0 preferences" in capsys.readouterr().out
+
+
+def test_the_answer_box_links_by_blind_letter_and_marks_citations_only_with_gold():
+    answer = Answer("Delaware [#1]; Paris [#2].", (Citation("#1", "d/a.txt", 0, 5), Citation("#2", "d/b.txt", 0, 5)),
+                    "extractive")  # fmt: skip
+    column = rv.ColumnAnswer("B", 7, answer)
+    gold = [("d/a.txt", 0, 5)]
+    hidden = rv.answer_box_html(column, gold, show_gold=False)
+    assert 'href="#sac-b-1"' in hidden and 'href="#sac-b-2"' in hidden and rv.card_anchor("B", 2) == "sac-b-2"
+    assert "✓" not in hidden and "✗" not in hidden and "another document" not in hidden
+    shown = rv.answer_box_html(column, gold, show_gold=True)
+    assert "[#1 ✓]" in shown and "[#2 ✗]" in shown and "answer cites another document" in shown
