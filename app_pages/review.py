@@ -13,7 +13,8 @@ st.title("Review: judge the retrieved chunks, blind")
 db = ui.review_db(s)
 st.caption(
     "Each query shows the top-k of every method under review as columns A, B, C … in an order shuffled per "
-    f"query: which method a letter is appears only after you state a preference. Labels are saved at once, in "
+    "query: which method a letter is appears only after you state a preference. Above each column, its answer "
+    "(written once per query from the column's chunks, offline) can be labelled too. Labels are saved at once, in "
     f"{views.md(rv.safe_url(db.url))}."
 )
 reviewer = st.text_input("Your name (stored with every label)", key="rv_name", max_chars=100).strip()
@@ -63,7 +64,8 @@ if key not in st.session_state:  # resume where this reviewer stopped
 position = int(st.session_state[key])
 st.progress(progress.done / progress.items if progress.items else 0.0,
             text=f"{progress.done} of {progress.items} queries done · {progress.labels} labels · "
-                 f"{progress.preferences} preferences · you are on query {position + 1}")  # fmt: skip
+                 f"{progress.answer_labels} answer labels · {progress.preferences} preferences · "
+                 f"you are on query {position + 1}")  # fmt: skip
 nav = st.columns([1, 1, 1, 4])
 if nav[0].button("◀ Back", key="rv_back", shortcut="b", disabled=position == 0):
     st.session_state[key] = position - 1

@@ -98,6 +98,11 @@ def _embedder(s: state.Settings, config: state.RunConfig) -> compare.Embedder:
     return registry().get(key, lambda: compare.Embedder(config.model, s.cache_dir, backend=config.backend))
 
 
+def page_embedder(s: state.Settings) -> compare.Embedder:
+    """The sidebar's embedding model (shared by every session of the server, as the columns' own)."""
+    return _embedder(s, s.base_config())
+
+
 def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[compare.Workspace | None, list]:
     """The Compare workspace over the columns whose saved index is ready (loaded once per server and
     shared), and the columns still being built in the background (their progress is drawn here)."""

@@ -1,15 +1,15 @@
 """Shared UI (not a page): the pieces of the Review page: the database, a new session, one query
-under blind review (mouse or keyboard), and the results."""
+under blind review (mouse or keyboard; each column's answer labelled too), and the results."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from sac_core.dashboard import compare, curves, state, views
+from sac_core.dashboard import answers, compare, curves, state, views
 from sac_core.dashboard import registry as shared
 from sac_core.dashboard import review as rv
 
-from .resources import LOAD_ERRORS, benchmark, registry, workspace
+from .resources import LOAD_ERRORS, benchmark, page_embedder, registry, workspace
 
 SHORTCUTS = "12345"  # keys of the label buttons, in the order of rv.LABELS
 
@@ -104,6 +104,50 @@ def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str, letters:
         st.session_state[other] = note
 
 
+def _column_answers(
+    s: state.Settings, db: rv.ReviewDB, view: rv.ItemView, texts: dict[int, str]
+) -> dict[str, rv.ColumnAnswer]:
+    """Each column's answer by letter: stored, or written now (once per query and column, for every
+    reviewer) from the column's chunks by the offline extractive answerer over the sidebar's model."""
+    make = lambda: answers.make_answerer("extractive", page_embedder(s), s.cache_dir)
+    try:
+        with st.spinner("Answering the query from each column's chunks …"):
+            return {a.letter: a for a in rv.column_answers(db, view, texts, make)}
+    except LOAD_ERRORS as e:
+        st.warning(f"No answers for this query: {views.md(e)}")
+        return {}
+
+
+def _save_answer_label(db: rv.ReviewDB, answer_id: int, reviewer: str, gold_shown: bool, key: str) -> None:
+    rv.set_answer_label(db, answer_id, reviewer, st.session_state.get(key), gold_shown=gold_shown)  # keeps the note
+
+
+def _save_answer_note(db: rv.ReviewDB, answer_id: int, reviewer: str, key: str) -> None:
+    rv.set_answer_note(db, answer_id, reviewer, st.session_state.get(key) or "")
+
+
+def _answer_box(
+    db: rv.ReviewDB, reviewer: str, view: rv.ItemView, column: rv.ColumnAnswer, mine: tuple[str | None, str],
+    show_gold: bool,
+) -> None:  # fmt: skip
+    """A column's answer above its chunks, with its label (none yet, or this reviewer's) and note."""
+    letter, answer_id = column.letter, column.answer_id
+    st.markdown(rv.answer_box_html(column, view.gold, show_gold=show_gold), unsafe_allow_html=True)
+    label_key, note_key = f"rv_alabel::{answer_id}", f"rv_anote::{answer_id}"
+    if label_key not in st.session_state:
+        st.session_state[label_key] = mine[0]
+    st.segmented_control(
+        f"Answer label of {letter}", rv.ANSWER_LABELS, key=label_key, format_func=rv.ANSWER_LABEL_NAMES.get,
+        label_visibility="collapsed", wrap=True,
+        on_change=_save_answer_label, args=(db, answer_id, reviewer, show_gold, label_key),
+    )  # fmt: skip
+    if note_key not in st.session_state:
+        st.session_state[note_key] = mine[1]
+    st.text_input(f"Note on the answer of {letter}", key=note_key, placeholder="note on the answer (optional)",
+                  label_visibility="collapsed",
+                  on_change=_save_answer_note, args=(db, answer_id, reviewer, note_key))  # fmt: skip
+
+
 def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
     """One query: the blind columns with a label per chunk, the preference, and keyboard labelling.
 
@@ -134,16 +178,21 @@ def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.Item
     except state.BenchmarkError as e:
         st.error(f"This session's documents cannot be read in the current data folder: {views.md(e)}")
         st.stop()
+    answered = _column_answers(s, db, view, texts)
+    mine = rv.answer_labels(db, [a.answer_id for a in answered.values()], reviewer)
     outlined = False
     for (letter, column), cell in zip(view.columns, st.columns(len(view.columns))):
         with cell:
             st.markdown(f"#### {letter}")
+            if letter in answered:
+                _answer_box(db, reviewer, view, answered[letter], mine.get(answered[letter].answer_id, (None, "")),
+                            show_gold)  # fmt: skip
             for c in column:
                 label = view.label(c.chunk_id)
                 current = target is not None and c.chunk_id == target.chunk_id and not outlined
                 outlined = outlined or current
                 card = views.review_card(f"{letter}#{c.rank}", c.file_path, texts[c.chunk_id], c.start, view.gold_spans,
-                                         show_gold, current, label)  # fmt: skip
+                                         show_gold, current, label, anchor_id=rv.card_anchor(letter, c.rank))  # fmt: skip
                 st.markdown(card, unsafe_allow_html=True)
                 letters = letters_of[c.chunk_id]
                 label_key = f"rv_label::{c.chunk_id}::{letter}"
@@ -185,6 +234,7 @@ def review_results(db: rv.ReviewDB, session: object) -> None:
     st.caption("judged_relevant: share of the method's labelled chunks judged relevant or partly relevant (can't "
                "tell left out); gold_precision: characters of the same chunks inside gold spans; relevant_not_gold: "
                "chunks judged relevant or partly relevant that no gold span touches.")  # fmt: skip
+    _answer_results(db, session.id, methods)  # type: ignore[attr-defined]
     st.subheader("Preferences")
     st.dataframe(rv.win_rates(prefs, methods), hide_index=True, width="stretch")
     agree = rv.agreement(labels)
@@ -198,3 +248,22 @@ def review_results(db: rv.ReviewDB, session: object) -> None:
         content, count = rv.export_bytes(db, name, fmt)
         cell.download_button(f"Export {count} rows ({fmt.upper()})", content, file_name=f"review-{name}.{fmt}",
                              key=f"rv_export::{fmt}")  # fmt: skip
+
+
+def _answer_results(db: rv.ReviewDB, session_id: int, methods: list[str]) -> None:
+    """Each method's answers as the reviewers labelled them, and their agreement."""
+    table = rv.answer_label_table(db, session_id)
+    st.subheader("Answers by method")
+    st.dataframe(rv.answers_by_method(table, methods), hide_index=True, width="stretch")
+    agree = rv.answer_agreement(table)
+    kappa = float(agree["kappa"])
+    said = "undefined: one label throughout" if kappa != kappa else f"{kappa:.3f}"
+    st.caption(
+        "Each column's answer was written once per query from its chunks (offline, extractive). correct … "
+        "cant_tell: answers with that label; *_share: among the answers judged (can't tell left out); agreement: "
+        "share of the answers labelled by two reviewers or more (agreement_of) on which all gave the same label; "
+        "kappa: over the method's answers every reviewer labelled. "
+        + (f"All answers: {agree['statistic']} {said} over {agree['answers']} answers labelled by all "
+           f"{agree['reviewers']} reviewers." if agree["answers"] else "Fewer than two reviewers labelled the same "
+           "answers yet.")
+    )  # fmt: skip

@@ -32,7 +32,10 @@ def _run(params: dict[str, Any]) -> int:
             print(f"{session.name}\t{created}\tk={session.k}\t{names}")
     elif action == "import":
         counts = rv.import_jsonl(db, params["file"])
-        print(f"imported {counts['labels']} labels and {counts['preferences']} preferences (upserted: no duplicates)")
+        print(
+            f"imported {counts['labels']} labels, {counts['answer_labels']} answer labels and "
+            f"{counts['preferences']} preferences (upserted: no duplicates)"
+        )
     elif action == "export":
         count = rv.export(db, params["session"], params["out"])
         print(f"{count} rows → {params['out']}")
@@ -42,7 +45,7 @@ def _run(params: dict[str, Any]) -> int:
 
 
 def _report(db: rv.ReviewDB, name: str) -> None:
-    """Labels by method, preferences with Wilson intervals, and agreement of one session."""
+    """Labels by method, preferences with Wilson intervals, agreement, and the answers' labels of one session."""
     session = rv.session_by_name(db, name)
     labels, prefs = rv.label_table(db, session.id), rv.preference_table(db, session.id)
     methods = [m["name"] for m in session.methods]
@@ -61,3 +64,22 @@ def _report(db: rv.ReviewDB, name: str) -> None:
                 f"\nagreement: {agree['statistic']} {agree['kappa']:.3f} over {agree['chunks']} chunks, "
                 f"{agree['reviewers']} reviewers"
             )
+        _report_answers(db, session.id, methods)
+
+
+def _report_answers(db: rv.ReviewDB, session_id: int, methods: list[str]) -> None:
+    """Each method's answers: label counts, shares among those judged, agreement."""
+    answers = rv.answer_label_table(db, session_id)
+    print(f"\nanswers by method ({len(answers)} answer labels; shares among the answers judged, can't tell left out;")
+    print("agreement: answers labelled by two reviewers or more on which all gave the same label, of agreement_of):")
+    print(rv.answers_by_method(answers, methods).round(3).to_string(index=False))
+    agree = rv.answer_agreement(answers)
+    if int(agree["reviewers"]) < 2 or not agree["answers"]:
+        print(f"\nanswer agreement: needs two reviewers of the same answers ({agree['reviewers']} so far)")
+    else:
+        kappa = float(agree["kappa"])
+        shown = "undefined (one label throughout)" if kappa != kappa else f"{kappa:.3f}"
+        print(
+            f"\nanswer agreement: {agree['statistic']} {shown} over {agree['answers']} answers, "
+            f"{agree['reviewers']} reviewers"
+        )

@@ -340,11 +340,14 @@ def wrong_hit_html(why: WrongHit) -> str:
 
 
 def review_card(ref: str, file_path: str, text: str, start: int, gold: Sequence[Span], show_gold: bool,
-                current: bool = False, label: str | None = None) -> str:  # fmt: skip
+                current: bool = False, label: str | None = None, *, anchor_id: str | None = None) -> str:  # fmt: skip
     """A chunk under blind review: where it sits in the column (``A#2``), its document and text;
-    gold characters marked only when the reviewer shows them; its label once given."""
+    gold characters marked only when the reviewer shows them; its label once given; ``anchor_id``:
+    the card's HTML id, what the column's answer links its citations to (built from the blind
+    letter, never the method)."""
     shown = gold if show_gold else ()
     classes = "sac-hit sac-free" + (" sac-current" if current else "")
     badge = f'<span class="sac-badge partly">{esc(LABEL_NAMES.get(label, label))}</span>' if label else ""
     head = f'<div class="sac-head"><b>{esc(ref)}</b> <code>{esc(file_path)}</code> {badge}</div>'
-    return f'<div class="{classes}">{head}{chunk_html(file_path, text, start, shown)}</div>'
+    ident = f' id="{esc_attr(anchor_id)}"' if anchor_id else ""
+    return f'<div class="{classes}"{ident}>{head}{chunk_html(file_path, text, start, shown)}</div>'

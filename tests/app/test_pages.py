@@ -13,13 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 from streamlit.testing.v1 import AppTest
 
 from sac_core.dashboard import compare, state
 from sac_core.dashboard import review as rv
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
-from sac_core.dashboard.review.db import Label, ReviewChunk, ReviewItem
+from sac_core.dashboard.review.db import AnswerLabel, Label, ReviewAnswer, ReviewChunk, ReviewItem
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets, ingest_folder, load_benchmark
 from sac_core.experiments import Workspace
@@ -555,7 +555,7 @@ def test_a_short_blind_review_session_and_its_resume(env, tmp_path, monkeypatch)
     assert not [m for m in METHODS if m in _shown_text(other)]
 
     again.segmented_control(key="rv_mode").set_value("Results").run()
-    assert not again.exception and len(again.dataframe) == 2
+    assert not again.exception and len(again.dataframe) == 3
     assert [d.label for d in again.get("download_button")] == ["Export 3 rows (CSV)", "Export 3 rows (JSONL)"]
 
 
@@ -611,7 +611,7 @@ def test_review_opens_a_session_of_this_data_folder_never_another_folders(env, t
     assert not at.exception and _cards(at) == 0
     assert any("made on another data folder (legalbench-rag · lbr-mini · cuad)" in _unmd(w.value) for w in at.warning)
     at.segmented_control(key="rv_mode").set_value("Results").run()  # its results can be read from here
-    assert not at.exception and len(at.dataframe) == 2
+    assert not at.exception and len(at.dataframe) == 3
     at.segmented_control(key="rv_mode").set_value("Review").run()
     at.selectbox(key="rv_session").set_value("before folders").run()
     assert not at.exception and _cards(at) == 0
@@ -678,6 +678,52 @@ def test_review_gives_no_hint_which_columns_share_a_chunk(env, tmp_path, monkeyp
     assert _stored_labels(url)[_chunk_of(one)][0] == "partly"  # one label for the chunk
     at.text_input(key=one.replace("rv_label", "rv_note")).input("shared note").run()
     assert at.text_input(key=other.replace("rv_label", "rv_note")).value == "shared note"
+
+
+def _stored_answer_labels(url: str) -> dict[int, tuple[str | None, str]]:
+    db = rv.ReviewDB(url)
+    with db.session() as s:
+        return {r.answer_id: (r.label, r.note) for r in s.scalars(select(AnswerLabel))}
+
+
+def test_review_labels_each_columns_answer_blind_and_results_count_it(env, tmp_path, monkeypatch):
+    at, url = _open_review_session(env, tmp_path, monkeypatch)
+    shown = _shown(at)  # HTML references decoded
+    assert len(re.findall(r'<div class="sac-answer(?: flagged)?">', shown)) == 3  # one per column, above its chunks
+    assert not [m for m in METHODS if m in _shown_text(at)]  # blind
+    links = re.findall(r'href="#([^"]+)"', shown)
+    assert links and all(re.fullmatch(r"sac-[a-c]-\d", a) for a in links)  # the blind letter, never a method
+    assert all(shown.count(f'id="{a}"') == 1 for a in links)  # every citation leads to a card of its column
+    assert "sac-cite ok" not in shown and "sac-cite bad" not in shown  # no ✓/✗ while gold is hidden
+    answers = [w for w in at.segmented_control if w.key.startswith("rv_alabel::")]
+    assert [w.label for w in answers] == ["Answer label of A", "Answer label of B", "Answer label of C"]
+    assert list(answers[0].options) == [
+        "correct", "wrong document", "unsupported by the excerpts", "can't tell"]  # fmt: skip
+    first = int(answers[0].key.split("::")[1])
+    at.text_input(key=f"rv_anote::{first}").input("a note before the label").run()
+    assert _stored_answer_labels(url) == {first: (None, "a note before the label")}  # saved without a label
+    at.segmented_control(key=answers[0].key).set_value("unsupported").run()
+    assert not at.exception
+    assert _stored_answer_labels(url) == {first: ("unsupported", "a note before the label")}
+    assert not [m for m in METHODS if m in _shown_text(at)]  # labelling says nothing of the method
+    at.toggle(key="rv_gold").set_value(True).run()
+    shown = _shown(at)
+    assert "sac-cite ok" in shown or "sac-cite bad" in shown  # with gold shown, citations are checked
+
+    again = _review()  # a reload: the label and the note are there
+    assert again.segmented_control(key=answers[0].key).value == "unsupported"
+    assert again.text_input(key=f"rv_anote::{first}").value == "a note before the label"
+    _review("bob")  # another reviewer sees the same answers: written once
+    db = rv.ReviewDB(url)
+    with db.session() as s:
+        assert s.scalar(select(func.count()).select_from(ReviewAnswer)) == 3
+        item_id = s.get(ReviewAnswer, first).item_id
+    method = rv.method_of(db, item_id, "A")
+    again.segmented_control(key="rv_mode").set_value("Results").run()
+    assert not again.exception and len(again.dataframe) == 3
+    table = again.dataframe[1].value.set_index("method")
+    assert table.loc[method, "unsupported"] == 1 and table["labels"].sum() == 1
+    assert "Answers by method" in [h.value for h in again.subheader]
 
 
 # --------------------------------------------------------------------------- unexpected errors

@@ -25,7 +25,7 @@ from sqlalchemy import select
 from sac_core.dashboard import compare, state
 from sac_core.dashboard import review as rv
 from sac_core.dashboard.curves import demo_sweep, run_with_progress
-from sac_core.dashboard.review.db import Label, ReviewChunk, ReviewItem
+from sac_core.dashboard.review.db import AnswerLabel, Label, ReviewChunk, ReviewItem
 from sac_core.engine.data import available_datasets, load_benchmark
 from sac_core.experiments import Workspace
 from sac_core.tooling import browser
@@ -204,6 +204,13 @@ def _labels(db_url: str, reviewer: str) -> dict[int, tuple[str | None, str]]:
         return {r.chunk_id: (r.label, r.note) for r in s.scalars(select(Label).where(Label.reviewer == reviewer))}
 
 
+def _answer_labels(db_url: str, reviewer: str) -> dict[int, tuple[str | None, str]]:
+    db = rv.ReviewDB(db_url)
+    with db.session() as s:
+        rows = s.scalars(select(AnswerLabel).where(AnswerLabel.reviewer == reviewer))
+        return {r.answer_id: (r.label, r.note) for r in rows}
+
+
 def _overflowing(page, selector: str) -> list[str]:
     """Texts of the elements matching ``selector`` whose text is cut (an element inside them, or
     they themselves, wider inside than shown: scrollWidth > clientWidth)."""
@@ -286,6 +293,19 @@ def test_point_2_notes_are_kept_with_or_without_a_label(room: Room, sessions, pa
     settle(page)
     assert _labels(room.review_db, "bob")[chunk] == ("relevant", "typed, then key 1")  # not an empty note
     assert page.get_by_placeholder("note (optional)").first.input_value() == "typed, then key 1"
+
+    # the answer of column A: labelled by mouse, then a note; both kept, the label with the note
+    answer = page.locator('[role="radiogroup"][aria-label="Answer label of A"]')
+    answer.locator("button").filter(has_text="unsupported by the excerpts").click()
+    settle(page)
+    ((answer_id, stored),) = _answer_labels(room.review_db, "bob").items()
+    assert stored == ("unsupported", "")
+    answer_note = page.get_by_placeholder("note on the answer (optional)").first
+    answer_note.fill("the excerpts say nothing of it")
+    answer_note.press("Tab")
+    settle(page)
+    assert _answer_labels(room.review_db, "bob") == {answer_id: ("unsupported", "the excerpts say nothing of it")}
+    assert _labels(room.review_db, "bob")[chunk] == ("relevant", "typed, then key 1")  # the chunk's untouched
 
 
 def test_point_3_blind_columns_never_say_which_share_a_chunk(room: Room, sessions, page) -> None:
@@ -393,6 +413,11 @@ def test_point_9_five_compare_columns_and_three_review_columns_at_1280_px(room: 
     assert _overflowing(page, '[role="radiogroup"][aria-label^="Label of"] button') == []
     names = " ".join(page.locator('[role="radiogroup"][aria-label^="Label of"]').first.all_inner_texts())
     assert "wrong document" in names and "can't tell" in names
+    assert page.locator(".sac-answer").count() == 3  # each column's answer, above its chunks
+    assert page.locator('[role="radiogroup"][aria-label^="Answer label of"]').count() == 3
+    assert _overflowing(page, '[role="radiogroup"][aria-label^="Answer label of"] button') == []
+    answer_names = " ".join(page.locator('[role="radiogroup"][aria-label="Answer label of C"]').all_inner_texts())
+    assert "unsupported by the excerpts" in answer_names and "can't tell" in answer_names
     page.screenshot(path=str(tmp_path / "review-3-columns-1280.png"), full_page=True)
     assert (tmp_path / "compare-5-columns-1280.png").stat().st_size > 10_000
 

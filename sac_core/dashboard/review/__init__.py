@@ -1,9 +1,38 @@
-"""Review sessions for legal experts: blind labelling of the methods' top-k, stored in SQLite or a
-shared PostgreSQL database, with agreement and export (:mod:`.db`, :mod:`.sessions`,
-:mod:`.results`, :mod:`.transfer`)."""
+"""Review sessions for legal experts: blind labelling of the methods' top-k and of each column's
+answer, stored in SQLite or a shared PostgreSQL database, with agreement and export (:mod:`.db`,
+:mod:`.sessions`, :mod:`.answers`, :mod:`.results`, :mod:`.transfer`)."""
 
-from .db import DB_ENV, LABEL_NAMES, LABELS, TIE, ReviewDB, ReviewError, default_url, safe_url
-from .results import agreement, by_method, label_table, preference_table, win_rates
+from .answers import (
+    ColumnAnswer,
+    answer_box_html,
+    answer_labels,
+    card_anchor,
+    column_answers,
+    set_answer_label,
+    set_answer_note,
+)
+from .db import (
+    ANSWER_LABEL_NAMES,
+    ANSWER_LABELS,
+    DB_ENV,
+    LABEL_NAMES,
+    LABELS,
+    TIE,
+    ReviewDB,
+    ReviewError,
+    default_url,
+    safe_url,
+)
+from .results import (
+    agreement,
+    answer_agreement,
+    answer_label_table,
+    answers_by_method,
+    by_method,
+    label_table,
+    preference_table,
+    win_rates,
+)
 from .sessions import (
     LETTERS,
     ItemView,
@@ -29,11 +58,14 @@ from .sessions import (
 from .transfer import export, export_bytes, import_jsonl
 
 __all__ = [
+    "ANSWER_LABELS",
+    "ANSWER_LABEL_NAMES",
     "DB_ENV",
     "LABELS",
     "LABEL_NAMES",
     "LETTERS",
     "TIE",
+    "ColumnAnswer",
     "ItemView",
     "Progress",
     "ReviewDB",
@@ -42,8 +74,15 @@ __all__ = [
     "SessionError",
     "SessionPlan",
     "agreement",
+    "answer_agreement",
+    "answer_box_html",
+    "answer_label_table",
+    "answer_labels",
+    "answers_by_method",
     "blind_order",
     "by_method",
+    "card_anchor",
+    "column_answers",
     "create_session",
     "default_url",
     "document_text",
@@ -61,6 +100,8 @@ __all__ = [
     "sample_queries",
     "session_by_name",
     "session_choice",
+    "set_answer_label",
+    "set_answer_note",
     "set_label",
     "set_note",
     "set_preference",

@@ -4,8 +4,9 @@ PostgreSQL server for a team (``SAC_REVIEW_DB=postgresql+psycopg://user:password
 Tables: ``review_sessions`` (what is reviewed: queries, methods, k, the blind-order seed),
 ``review_items`` (one query of a session, with its blind column order), ``review_chunks`` (every
 chunk some method retrieved for an item, once, with each method's rank), ``review_labels`` (one
-per chunk and reviewer) and ``review_preferences`` (one per item and reviewer); who and when on
-every judgement. A judgement is committed the moment it is given (an upsert on its natural key),
+per chunk and reviewer), ``review_preferences`` (one per item and reviewer), ``review_answers``
+(the answer each column gave for an item, written once from its chunks) and ``review_answer_labels``
+(one per answer and reviewer); who and when on every judgement. A judgement is committed the moment it is given (an upsert on its natural key),
 so a reload, a server restart or several reviewers at once lose nothing and duplicate nothing. A
 label row may hold a note and no label yet (``label`` NULL): a note is never lost for want of one.
 A session records the data folder it was made on (``folder``, its resolved path), so a page on
@@ -13,8 +14,8 @@ another folder does not open it.
 
 Every statement goes through SQLAlchemy with bound parameters: no SQL is built from strings. The
 schema has a version (``review_meta``): a version-1 database (before ``folder`` and notes without a
-label) is upgraded in place when opened; any other version is refused with a clear error rather
-than misread. URLs are shown with the password hidden, and error messages are
+label) or a version-2 one (before the answers' tables) is upgraded in place when opened; any other
+version is refused with a clear error rather than misread. URLs are shown with the password hidden, and error messages are
 scrubbed of it.
 """
 
@@ -41,18 +42,26 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 DB_ENV = "SAC_REVIEW_DB"
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
+UPGRADABLE = ("1", "2")
 LABELS: tuple[str, ...] = ("relevant", "partly", "right_document", "wrong_document", "cant_tell")
 LABEL_NAMES = {
     "relevant": "relevant",
     "partly": "partly relevant",
     "right_document": "right document, wrong passage",
     "wrong_document": "wrong document",
+    "cant_tell": "can't tell",
+}
+ANSWER_LABELS: tuple[str, ...] = ("correct", "wrong_document", "unsupported", "cant_tell")
+ANSWER_LABEL_NAMES = {
+    "correct": "correct",
+    "wrong_document": "wrong document",
+    "unsupported": "unsupported by the excerpts",
     "cant_tell": "can't tell",
 }
 TIE = "tie"
@@ -142,6 +151,37 @@ class Preference(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class ReviewAnswer(Base):
+    """The answer one method's column gave for one item: written once from the column's top-k chunks
+    (labelled ``#1`` … by rank), so every reviewer judges the same text."""
+
+    __tablename__ = "review_answers"
+    __table_args__ = (UniqueConstraint("item_id", "method"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("review_items.id", ondelete="CASCADE"))
+    method: Mapped[str] = mapped_column(String(200))  # a method name of the session (never shown before a preference)
+    answerer: Mapped[str] = mapped_column(String(64))  # "extractive", …
+    text: Mapped[str] = mapped_column(Text)
+    citations: Mapped[list] = mapped_column(JSON)  # [[label, file_path, start, end], ...] in order of first mention
+    problem: Mapped[str | None] = mapped_column(Text, nullable=True)  # what is wrong with the answer, if anything
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class AnswerLabel(Base):
+    __tablename__ = "review_answer_labels"
+    __table_args__ = (UniqueConstraint("answer_id", "reviewer"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    answer_id: Mapped[int] = mapped_column(ForeignKey("review_answers.id", ondelete="CASCADE"))
+    reviewer: Mapped[str] = mapped_column(String(200))
+    label: Mapped[str | None] = mapped_column(String(32), nullable=True)  # None: a note, no label yet
+    note: Mapped[str] = mapped_column(Text, default="")
+    gold_shown: Mapped[bool] = mapped_column(default=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+ANSWER_TABLES = (ReviewAnswer.__table__, AnswerLabel.__table__)  # what version 3 added
+
+
 # --------------------------------------------------------------------------- the database
 
 
@@ -195,8 +235,8 @@ class ReviewDB:
                     db.add(Meta(key="schema_version", value=SCHEMA_VERSION))
                     return
                 old = version.value
-            if old == "1":
-                _upgrade_from_1(self.engine)
+            if old in UPGRADABLE:
+                _upgrade(self.engine)
             elif old != SCHEMA_VERSION:
                 raise ReviewError(
                     f"the review database {safe_url(self.url)} has schema version {old}; this "
@@ -231,23 +271,31 @@ class ReviewDB:
         return f"ReviewDB({safe_url(self.url)})"
 
 
-def _upgrade_from_1(engine: Engine) -> None:
-    """Version 1 → 2 in one transaction: sessions get ``folder`` (unknown for old ones) and a label
-    may be NULL (a note alone). SQLite cannot drop NOT NULL, so it copies the labels into a new table."""
+def _upgrade(engine: Engine) -> None:
+    """Version 1 or 2 → 3 in one transaction. From 1: sessions get ``folder`` (unknown for old ones)
+    and a label may be NULL (a note alone; SQLite cannot drop NOT NULL, so it copies the labels into
+    a new table). From 2 (and 1): the answers' two tables are created; nothing else changes."""
     with engine.begin() as conn:
         meta = conn.execute(select(Meta.value).where(Meta.key == "schema_version").with_for_update()).scalar()
-        if meta != "1":  # another server upgraded it meanwhile
+        if meta not in UPGRADABLE:  # another server upgraded it meanwhile
             return
-        conn.execute(text("ALTER TABLE review_sessions ADD COLUMN folder TEXT"))
-        if engine.dialect.name == "sqlite":
-            columns = "id, chunk_id, reviewer, label, note, gold_shown, at"
-            conn.execute(text("ALTER TABLE review_labels RENAME TO review_labels_v1"))
-            Label.__table__.create(conn)  # type: ignore[attr-defined]
-            conn.execute(text(f"INSERT INTO review_labels ({columns}) SELECT {columns} FROM review_labels_v1"))
-            conn.execute(text("DROP TABLE review_labels_v1"))
-        else:
-            conn.execute(text("ALTER TABLE review_labels ALTER COLUMN label DROP NOT NULL"))
+        if meta == "1":
+            _upgrade_labels_from_1(engine, conn)
+        for table in ANSWER_TABLES:
+            table.create(conn, checkfirst=True)  # type: ignore[attr-defined]
         conn.execute(update(Meta).where(Meta.key == "schema_version").values(value=SCHEMA_VERSION))
+
+
+def _upgrade_labels_from_1(engine: Engine, conn: Connection) -> None:
+    conn.execute(text("ALTER TABLE review_sessions ADD COLUMN folder TEXT"))
+    if engine.dialect.name == "sqlite":
+        columns = "id, chunk_id, reviewer, label, note, gold_shown, at"
+        conn.execute(text("ALTER TABLE review_labels RENAME TO review_labels_v1"))
+        Label.__table__.create(conn)  # type: ignore[attr-defined]
+        conn.execute(text(f"INSERT INTO review_labels ({columns}) SELECT {columns} FROM review_labels_v1"))
+        conn.execute(text("DROP TABLE review_labels_v1"))
+    else:
+        conn.execute(text("ALTER TABLE review_labels ALTER COLUMN label DROP NOT NULL"))
 
 
 def _sqlite_pragmas(connection: object, _record: object) -> None:

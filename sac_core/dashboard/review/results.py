@@ -9,7 +9,11 @@ of them the gold spans cover, which method they preferred, and how much the revi
 - **preference**: how often each method's column was preferred, ties apart, with a 95 % Wilson
   interval (statsmodels).
 - **agreement**: Cohen's kappa (scikit-learn) for two reviewers, Fleiss' kappa (statsmodels) for
-  more, over the chunks every one of them labelled.
+  more, over the chunks every one of them labelled (undefined, NaN, when they all gave one label).
+- **answers**: per method, how many of its answers were labelled correct, wrong document,
+  unsupported by the excerpts or can't tell, the shares of the first three among the answers
+  judged (can't tell left out), the observed agreement (answers labelled by two reviewers or more
+  on which all gave the same label) and kappa over the method's answers every reviewer labelled.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import pandas as pd
 from sqlalchemy import select
 
-from .db import TIE, Label, Preference, ReviewChunk, ReviewDB, ReviewItem
+from .db import ANSWER_LABELS, TIE, AnswerLabel, Label, Preference, ReviewAnswer, ReviewChunk, ReviewDB, ReviewItem
 
 RELEVANT = ("relevant", "partly")
 
@@ -88,20 +92,84 @@ def win_rates(preferences: pd.DataFrame, methods: list[str], alpha: float = 0.05
 
 def agreement(labels: pd.DataFrame) -> dict[str, float | int | str]:
     """Cohen's kappa (two reviewers) or Fleiss' kappa (three or more) over the chunks all of them labelled."""
+    reviewers, n, kappa, statistic = _kappa(labels, "chunk_id")
+    return {"reviewers": reviewers, "chunks": n, "kappa": kappa, "statistic": statistic}
+
+
+def _kappa(labels: pd.DataFrame, unit: str) -> tuple[int, int, float, str]:
+    """(reviewers, units every one of them labelled, kappa, its name) over the labelled rows of
+    ``labels`` (one per ``unit`` and reviewer); kappa is NaN when one label was given throughout."""
     labels = labels[labels["label"].notna()] if len(labels) else labels
     reviewers = sorted(labels["reviewer"].unique()) if len(labels) else []
     if len(reviewers) < 2:
-        return {"reviewers": len(reviewers), "chunks": 0, "kappa": float("nan"), "statistic": "—"}
-    wide = labels.pivot_table(index="chunk_id", columns="reviewer", values="label", aggfunc="first").dropna()
+        return len(reviewers), 0, float("nan"), "—"
+    wide = labels.pivot_table(index=unit, columns="reviewer", values="label", aggfunc="first").dropna()
     if wide.empty:
-        return {"reviewers": len(reviewers), "chunks": 0, "kappa": float("nan"), "statistic": "—"}
+        return len(reviewers), 0, float("nan"), "—"
+    name = "Cohen's kappa" if len(reviewers) == 2 else "Fleiss' kappa"
+    if pd.unique(wide.to_numpy().ravel()).size < 2:  # no variation: chance agreement is 1, kappa undefined
+        return len(reviewers), len(wide), float("nan"), name
     if len(reviewers) == 2:
         from sklearn.metrics import cohen_kappa_score
 
-        kappa = cohen_kappa_score(wide[reviewers[0]], wide[reviewers[1]])
-        return {"reviewers": 2, "chunks": len(wide), "kappa": float(kappa), "statistic": "Cohen's kappa"}
+        return 2, len(wide), float(cohen_kappa_score(wide[reviewers[0]], wide[reviewers[1]])), name
     from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
     table, _ = aggregate_raters(wide.to_numpy())
-    return {"reviewers": len(reviewers), "chunks": len(wide), "kappa": float(fleiss_kappa(table)),
-            "statistic": "Fleiss' kappa"}  # fmt: skip
+    return len(reviewers), len(wide), float(fleiss_kappa(table)), name
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def answer_label_table(db: ReviewDB, session_id: int) -> pd.DataFrame:
+    """One row per answer label: item, the answer (method, answerer, text, citations as
+    ``[label, file_path, start, end]``, problem), reviewer, label (None for a note alone), note."""
+    with db.session() as s:
+        rows = s.execute(
+            select(ReviewItem.position, ReviewItem.query_id, ReviewItem.query_text, ReviewItem.order,
+                   ReviewAnswer.id, ReviewAnswer.method, ReviewAnswer.answerer, ReviewAnswer.text,
+                   ReviewAnswer.citations, ReviewAnswer.problem, AnswerLabel.reviewer, AnswerLabel.label,
+                   AnswerLabel.note, AnswerLabel.gold_shown, AnswerLabel.at)
+            .join(ReviewAnswer, ReviewAnswer.item_id == ReviewItem.id)
+            .join(AnswerLabel, AnswerLabel.answer_id == ReviewAnswer.id)
+            .where(ReviewItem.session_id == session_id)
+            .order_by(ReviewItem.position, ReviewAnswer.method, AnswerLabel.reviewer)
+        ).all()  # fmt: skip
+    columns = ["position", "query_id", "query", "order", "answer_id", "method", "answerer", "answer", "citations",
+               "problem", "reviewer", "label", "note", "gold_shown", "at"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
+def answers_by_method(labels: pd.DataFrame, methods: list[str]) -> pd.DataFrame:
+    """Per method: labelled answers, the count of each answer label, the shares of correct, wrong
+    document and unsupported among the answers judged (can't tell left out), the observed agreement
+    and kappa of the reviewers on its answers."""
+    labels = labels[labels["label"].notna()] if len(labels) else labels  # notes without a label judge nothing
+    rows = []
+    for method in methods:
+        mine = labels[labels["method"] == method] if len(labels) else labels
+        counts = {label: int((mine["label"] == label).sum()) if len(mine) else 0 for label in ANSWER_LABELS}
+        judged = len(mine) - counts["cant_tell"]
+        shares = {f"{label}_share": counts[label] / judged if judged else float("nan")
+                  for label in ("correct", "wrong_document", "unsupported")}  # fmt: skip
+        agreed, of = _observed(mine)
+        _, _, kappa, _ = _kappa(mine, "answer_id")
+        rows.append({"method": method, "labels": len(mine), **counts, **shares,
+                     "agreement": agreed / of if of else float("nan"), "agreement_of": of, "kappa": kappa})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _observed(labels: pd.DataFrame) -> tuple[int, int]:
+    """(answers on which every reviewer gave the same label, answers labelled by two reviewers or more)."""
+    if not len(labels):
+        return 0, 0
+    per = labels.groupby("answer_id")["label"].agg(["nunique", "size"])
+    several = per[per["size"] >= 2]
+    return int((several["nunique"] == 1).sum()), len(several)
+
+
+def answer_agreement(labels: pd.DataFrame) -> dict[str, float | int | str]:
+    """Kappa (Cohen's for two reviewers, Fleiss' for more) over the answers all of them labelled."""
+    reviewers, n, kappa, statistic = _kappa(labels, "answer_id")
+    return {"reviewers": reviewers, "answers": n, "kappa": kappa, "statistic": statistic}

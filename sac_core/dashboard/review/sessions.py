@@ -27,7 +27,19 @@ from sqlalchemy.dialects import postgresql, sqlite
 from ...engine.data import Benchmark, Query, Span, read_document
 from ...experiments import Column, Workspace
 from ...experiments.significance import flipped_queries
-from .db import LABELS, TIE, Label, Preference, ReviewChunk, ReviewDB, ReviewItem, ReviewSession, now
+from .db import (
+    LABELS,
+    TIE,
+    AnswerLabel,
+    Label,
+    Preference,
+    ReviewAnswer,
+    ReviewChunk,
+    ReviewDB,
+    ReviewItem,
+    ReviewSession,
+    now,
+)
 
 LETTERS = "ABCDE"
 
@@ -151,17 +163,19 @@ def create_session(db: ReviewDB, ws: Workspace, plan: SessionPlan) -> int:
 # --------------------------------------------------------------------------- judgements
 
 
-def _upsert(db: ReviewDB, table: type, values: dict, keys: tuple[str, ...], update: tuple[str, ...]) -> None:
-    """Insert a row, or update it when its natural key exists: atomic in the database, so two
-    writers of the same judgement leave exactly one row."""
+def upsert(db: ReviewDB, table: type, values: dict, keys: tuple[str, ...], update: tuple[str, ...]) -> None:
+    """Insert a row, or update it when its natural key exists (``update`` empty: leave it as it is):
+    atomic in the database, so two writers of the same row leave exactly one."""
     dialect = db.engine.dialect.name
     statement: sqlite.Insert | postgresql.Insert
     if dialect == "sqlite":
         lite = sqlite.insert(table).values(**values)
-        statement = lite.on_conflict_do_update(index_elements=list(keys), set_={c: lite.excluded[c] for c in update})
+        statement = (lite.on_conflict_do_update(index_elements=list(keys), set_={c: lite.excluded[c] for c in update})
+                     if update else lite.on_conflict_do_nothing(index_elements=list(keys)))  # fmt: skip
     elif dialect == "postgresql":
         pg = postgresql.insert(table).values(**values)
-        statement = pg.on_conflict_do_update(index_elements=list(keys), set_={c: pg.excluded[c] for c in update})
+        statement = (pg.on_conflict_do_update(index_elements=list(keys), set_={c: pg.excluded[c] for c in update})
+                     if update else pg.on_conflict_do_nothing(index_elements=list(keys)))  # fmt: skip
     else:
         raise SessionError(f"review databases are SQLite or PostgreSQL, not {dialect}")
     with db.session() as s:
@@ -178,14 +192,14 @@ def set_label(
     values = {"chunk_id": chunk_id, "reviewer": reviewer, "label": label, "note": note or "", "gold_shown": gold_shown,
               "at": now()}  # fmt: skip
     update = ("label", "gold_shown", "at") if note is None else ("label", "note", "gold_shown", "at")
-    _upsert(db, Label, values, ("chunk_id", "reviewer"), update)
+    upsert(db, Label, values, ("chunk_id", "reviewer"), update)
 
 
 def set_note(db: ReviewDB, chunk_id: int, reviewer: str, note: str) -> None:
     """Store a reviewer's note on a chunk, labelled or not (the label stays as it is)."""
     values = {"chunk_id": chunk_id, "reviewer": reviewer, "label": None, "note": note, "gold_shown": False,
               "at": now()}  # fmt: skip
-    _upsert(db, Label, values, ("chunk_id", "reviewer"), ("note", "at"))
+    upsert(db, Label, values, ("chunk_id", "reviewer"), ("note", "at"))
 
 
 def set_preference(db: ReviewDB, item_id: int, reviewer: str, choice: str, gold_shown: bool = False) -> None:
@@ -195,7 +209,7 @@ def set_preference(db: ReviewDB, item_id: int, reviewer: str, choice: str, gold_
         if item is None or (choice != TIE and choice not in item.order):
             raise SessionError(f"{choice!r} is not a column of this query")
     values = {"item_id": item_id, "reviewer": reviewer, "choice": choice, "gold_shown": gold_shown, "at": now()}
-    _upsert(db, Preference, values, ("item_id", "reviewer"), ("choice", "gold_shown", "at"))
+    upsert(db, Preference, values, ("item_id", "reviewer"), ("choice", "gold_shown", "at"))
 
 
 # --------------------------------------------------------------------------- what the page shows
@@ -287,6 +301,7 @@ class Progress:
     labels: int
     preferences: int
     next_open: int | None  # the first position not done yet
+    answer_labels: int = 0  # answers this reviewer labelled (not needed for an item to be done)
 
 
 def progress(db: ReviewDB, session_id: int, reviewer: str) -> Progress:
@@ -300,12 +315,17 @@ def progress(db: ReviewDB, session_id: int, reviewer: str) -> Progress:
             Label.label.is_not(None))))  # fmt: skip
         preferred = set(s.scalars(select(Preference.item_id).where(
             Preference.item_id.in_([i.id for i in items]), Preference.reviewer == reviewer)))  # fmt: skip
+        answered = s.scalar(select(func.count()).select_from(AnswerLabel).join(ReviewAnswer).where(
+            ReviewAnswer.item_id.in_([i.id for i in items]), AnswerLabel.reviewer == reviewer,
+            AnswerLabel.label.is_not(None)))  # fmt: skip
     by_item: dict[int, list[int]] = {}
     for chunk_id, item_id in chunk_rows:
         by_item.setdefault(item_id, []).append(chunk_id)
     done = [i.position for i in items if i.id in preferred and all(c in labelled for c in by_item.get(i.id, []))]
     open_ = [i.position for i in items if i.position not in set(done)]
-    return Progress(len(items), len(done), len(labelled), len(preferred), open_[0] if open_ else None)
+    return Progress(
+        len(items), len(done), len(labelled), len(preferred), open_[0] if open_ else None, int(answered or 0)
+    )
 
 
 def method_of(db: ReviewDB, item_id: int, letter: str) -> str:

@@ -171,7 +171,7 @@ def test_export_and_import_without_duplicates(db_url, workspace, tmp_path):
     assert rows[0]["kind"] == "label" and rows[0]["label"] == "partly" and rows[0]["reviewer"] == "alice"
     assert rows[0]["file_path"] == view.chunks[0].file_path and rows[0]["query_id"] == view.query_id
     assert pd.read_csv(tmp_path / "s1.csv")["note"].iloc[0] == 'a "quoted" note, with commas'
-    assert rv.import_jsonl(db, tmp_path / "s1.jsonl") == {"labels": 1, "preferences": 1}
+    assert rv.import_jsonl(db, tmp_path / "s1.jsonl") == {"labels": 1, "answer_labels": 0, "preferences": 1}
     rv.import_jsonl(db, tmp_path / "s1.jsonl")  # twice: still one row each
     with db.session() as s:
         assert s.scalar(select(func.count()).select_from(Label)) == 1
@@ -269,11 +269,16 @@ def test_sessions_belong_to_the_data_folder_they_were_made_on(db_url, workspace,
     assert rv.session_choice(db.sessions(), link).index == 0  # the same folder by another path
 
 
+def _v2_tables() -> list[Table]:
+    """The tables of schema version 2: all of today's but the answers' (version 3 added only those)."""
+    return [t for t in Base.metadata.sorted_tables if t.name not in ("review_answers", "review_answer_labels")]
+
+
 def _v1_schema(url: str) -> None:
     """The tables as schema version 1 made them: no ``folder``, a label NOT NULL; one label in them."""
     engine = create_engine(make_url(url))
     v1 = MetaData()
-    for table in Base.metadata.sorted_tables:
+    for table in _v2_tables():
         columns = [c._copy() for c in table.columns if (table.name, c.name) != ("review_sessions", "folder")]
         uniques = [UniqueConstraint(*c.columns.keys()) for c in table.constraints if isinstance(c, UniqueConstraint)]
         Table(table.name, v1, *columns, *uniques)
@@ -300,7 +305,7 @@ def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_labels(db_url):
     _v1_schema(db_url)
     db = rv.ReviewDB(db_url)
     with db.session() as s:
-        assert s.get(Meta, "schema_version").value == "2"
+        assert s.get(Meta, "schema_version").value == "3"
     (old,) = db.sessions()
     assert old.folder is None and rv.session_choice([old], Path("/anywhere")).unknown == {"old"}
     assert rv.session_choice([old], Path("/anywhere")).index == 0  # it may be this folder's: offered first
