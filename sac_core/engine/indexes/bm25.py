@@ -7,6 +7,7 @@ Python per term.
 
 from __future__ import annotations
 
+import logging
 import re
 
 import numpy as np
@@ -24,6 +25,9 @@ class BM25Index:
     def __init__(self, texts: list[str] | tuple[str, ...]) -> None:
         import bm25s
 
+        # bm25s sets its own logger to DEBUG: once any library gives the root logger a handler
+        # (rouge-score's absl does), every index build would print "Building index from tokens"
+        logging.getLogger("bm25s").setLevel(logging.WARNING)
         self.size = len(texts)
         self.bm25 = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
         self.bm25.index([tokenize(t) or [""] for t in texts], show_progress=False)
