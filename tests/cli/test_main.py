@@ -26,6 +26,8 @@ HEAVY = (
         (["evaluate", "--method", "nope"], "sac evaluate: error: Invalid value for '--method': 'nope' is not one of"),
         (["evaluate", "--signals", "doc_weight=-1"], "sac evaluate: error: Invalid value for '--signals'"),
         (["bench", "--parts", "memory,nope"], "sac bench: error: Invalid value for '--parts': unknown nope"),
+        (["bench", "--sessions", "1,x"], "sac bench: error: Invalid value for '--sessions': '1,x' is not a comma"),
+        (["bench", "--sessions", "1,40"], "sac bench: error: Invalid value for '--sessions': '1,40': 1 to 8 rounds"),
         (["nope"], "sac: error: No such command 'nope'"),
     ],
 )
