@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import shared as ui
-from sac_core.dashboard import curves, state, views
+from sac_core.dashboard import curve_views, curves, state, views
 from sac_core.dashboard.curves import paper
 
 s = ui.settings()
@@ -125,7 +125,7 @@ if shown.empty:
 
 chunk, chars, weight = choices.get("chunk_size"), choices.get("summary_chars"), choices.get("semantic_weight")
 refs_k8 = paper.matching(chunk, chars, weight, k=8)
-st.plotly_chart(curves.curves_figure(shown, curves.METRICS, refs_k8), width="stretch")
+st.plotly_chart(curve_views.curves_figure(shown, curves.METRICS, refs_k8), width="stretch")
 st.caption(
     "One line per variant; x = k on a log-2 axis. Black ✕ = the paper's SAC DRM at k = 8 per dataset "
     "(≈, read from its figure; other embedding model and protocol), shown when this setting matches "
@@ -144,9 +144,11 @@ mean_ds = st.selectbox("Dataset", curves.dataset_order(shown["dataset"].tolist()
 means = curves.mean_over_k(shown[shown["dataset"] == mean_ds])
 refs_mean = paper.matching(chunk, chars, weight, k=None) if mean_ds == "ALL" else []
 left, right = st.columns([3, 2])
-left.plotly_chart(curves.means_figure(means, refs_mean), width="stretch")
+left.plotly_chart(curve_views.means_figure(means, refs_mean), width="stretch")
 with right:
-    st.dataframe(curves.shown_as_text(curves.comparison_table(means, refs_mean)), hide_index=True, width="stretch")
+    st.dataframe(
+        curve_views.shown_as_text(curve_views.comparison_table(means, refs_mean)), hide_index=True, width="stretch"
+    )
     ks = ", ".join(sorted(set(",".join(means["ks"]).split(",")), key=int)) if len(means) else "—"
     st.caption(
         f"Ours: each metric's mean over the k values of this sweep ({ks}). Paper (hatched bars): Tables 1–2 of "
@@ -156,7 +158,7 @@ with right:
         "it reports (dataset ALL; chunk 200/500/800 × 150/300 characters; weights 1/0.75/0.5/0.25 at 500/150)."
     )
 with st.expander("All published numbers used here"):
-    st.dataframe(curves.paper_table(), hide_index=True, width="stretch")
+    st.dataframe(curve_views.paper_table(), hide_index=True, width="stretch")
 
 if sweep.significance.is_file() or sweep.per_query.is_file():
     st.subheader("Significance: which queries flipped")

@@ -10,7 +10,7 @@ import cProfile
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
 import streamlit as st
@@ -54,8 +54,14 @@ def benchmark_of(s: state.Settings, protocol: str, datasets: Sequence[str]) -> s
     """The benchmark of the sidebar's data folder under another protocol or datasets (shared, as
     :func:`benchmark`); raises what loading raises."""
     key = shared.resource_key("bench", s.source.data_dir, protocol, tuple(datasets))
-    with st.spinner("Loading the benchmark …"):
+    with _spinner("Loading the benchmark …", [key]):
         return registry().get(key, lambda: state.load_benchmark(s.source.data_dir, tuple(datasets), protocol))
+
+
+def _spinner(text: str, keys: Sequence[tuple[str, ...]]) -> AbstractContextManager:
+    """A spinner while something of ``keys`` is still to be loaded into the registry; nothing when
+    all are there (a spinner costs every rerun a thread and messages: a room of sessions pays it)."""
+    return nullcontext() if all(key in registry() for key in keys) else st.spinner(text)
 
 
 def progress_callback(bar):
@@ -110,9 +116,11 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
     confirm_openai(s, bench, columns, "compare")
     retrievers, summaries, pending = {}, {}, []
     failed: tuple[str, Exception] | None = None
-    with st.spinner("Opening the saved indexes …"):
-        for col in columns:
-            key = shared.resource_key("column", s.source.data_dir, s.cache_dir, s.protocol, s.datasets, col.config)
+    keys = [
+        shared.resource_key("column", s.source.data_dir, s.cache_dir, s.protocol, s.datasets, c.config) for c in columns
+    ]
+    with _spinner("Opening the saved indexes …", keys):
+        for col, key in zip(columns, keys):
             opener = lambda col=col: compare.open_column(
                 bench, col, s.source.data_dir, s.cache_dir, _embedder(s, col.config), api_key(s)
             )

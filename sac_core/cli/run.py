@@ -14,6 +14,7 @@ from ..engine.retrieval.sentences import MAX_SENTENCE_CHARS
 from ..experiments import METHODS, OpenContext, catalogue_columns, evaluate, format_results, write_run
 from ..experiments.evaluate import summaries_read
 from ..experiments.executors import prefill
+from ..experiments.index_store import embed_queries
 from ..experiments.methods import IndexMethod
 from ..experiments.sentence_store import open_sentences
 from .options import (
@@ -129,6 +130,10 @@ def index_command(**params: Any) -> int:
             f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
             f"{seconds:.1f}s{rate} → {check.folder}"
         )
+    models = {(c.model, c.backend): c for _, c in configs if isinstance(c.method_plugin, IndexMethod)}
+    for config in models.values():  # Compare then answers a benchmark query without loading the model
+        new = embed_queries(bench, config, embedders, progress=not params["quiet"])
+        print(f"{len(bench.queries):,} benchmark queries ({config.backend}): {new:,} embedded now, the rest cached")
     if params["sentences"]:  # what the passage methods' Compare columns need beyond the indexes
         t0 = time.perf_counter()
         open_sentences(base, ctx, MAX_SENTENCE_CHARS)

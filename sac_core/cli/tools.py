@@ -14,7 +14,15 @@ from ..engine.data import PROTOCOLS
 from ..engine.summaries import SummaryConfig
 from ..experiments import METHODS
 from ..tooling.bench import MEMORY_COLUMNS
-from ..tooling.bench_parts import PARTS, SLOW_PARTS, BenchOptions, bench_parts, run_bench
+from ..tooling.bench_parts import (
+    PARTS,
+    ROOM_SESSIONS,
+    SLOW_PARTS,
+    BenchOptions,
+    bench_parts,
+    run_bench,
+    session_counts,
+)
 from .options import (
     CACHE,
     DATA_DIR,
@@ -44,6 +52,13 @@ def _parts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
         return bench_parts(value)
     except ValueError as e:
         raise click.BadParameter(str(e).removeprefix("--parts: ")) from None
+
+
+def _sessions(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        return session_counts(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e).removeprefix("--sessions: ")) from None
 
 
 @click.command("bench")
@@ -76,6 +91,13 @@ def _parts(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str,
 @click.option("--ray-workers", type=int, help="workers of the local Ray instance for (m) (default: all CPUs)")
 @_option("--minutes", "length of the scripted session of room-log (n)", type=float)
 @_option("--passage-methods", "catalogue entries timed by (o), comma-separated")
+@click.option(
+    "--sessions",
+    default=",".join(map(str, ROOM_SESSIONS)),
+    callback=_sessions,
+    show_default=True,
+    help="concurrent browser sessions of each round of room (p), comma-separated",
+)
 def bench_command(**params: Any) -> int:
     """Measure throughput, query latency, memory and warm sweep time."""
     data_dir = optional_data_dir(params)

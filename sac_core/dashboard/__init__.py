@@ -5,7 +5,8 @@ compare, views``); nothing here imports Streamlit.
 
 - shared: :mod:`.state` (data source, sidebar settings), :mod:`.selection` (URL state),
   :mod:`.registry` (objects shared by every session), :mod:`.views` and :mod:`.highlight` (HTML);
-- one per page: :mod:`.compare` (and :mod:`.runs`, its import panel; :mod:`.answers`, its answer row), :mod:`.curves`, :mod:`.tune`, :mod:`.documents`, :mod:`.maps`, :mod:`.review` (a package:
+- one per page: :mod:`.compare` (and :mod:`.runs`, its import panel; :mod:`.answers`, its answer row),
+  :mod:`.curves` (and :mod:`.curve_views`, its figures), :mod:`.tune`, :mod:`.documents`, :mod:`.maps`, :mod:`.review` (a package:
   blind review sessions in a database);
 - the server's own machinery: :mod:`.builds` (background builds), :mod:`.errors` (a failure's
   reference for the page, its traceback for the log) and :mod:`.timing` (what the server records
@@ -19,6 +20,7 @@ just those, so a tool that needs one name of :mod:`.timing` does not load Plotly
 __all__ = [
     "answers",
     "compare",
+    "curve_views",
     "curves",
     "documents",
     "errors",

@@ -32,7 +32,8 @@ from typing import Any
 from ..engine.data import load_benchmark
 from ..engine.embedding import Embedders
 from ..experiments import OpenContext, RunConfig, open_method
-from ..experiments.index_store import index_key
+from ..experiments.index_store import embed_queries, index_key
+from ..experiments.methods import IndexMethod
 from ..experiments.sweep import cell_id, evaluate_cell, open_cell_cache
 
 BUILDS = "builds"  # status files under the cache directory
@@ -170,6 +171,9 @@ def run_job(job: BuildJob, status_path: Path, api_key: str | None = None) -> Non
         if job.kind == "index":
             report.write(stage="summaries and chunks")
             open_method(config, ctx)  # loads what is saved and fresh at once; builds and saves the rest
+            if isinstance(config.method_plugin, IndexMethod):  # Compare answers them without loading the model
+                report.write(stage="the benchmark's queries")
+                embed_queries(bench, config, embedders)
         else:
             cid = cell_id(config, bench)
             with open_cell_cache(job.cache_dir) as cells:

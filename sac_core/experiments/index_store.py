@@ -24,7 +24,7 @@ import numpy as np
 
 from ..engine.chunking import Chunk
 from ..engine.data import Benchmark
-from ..engine.embedding import model_id
+from ..engine.embedding import Embedders, model_id
 from ..engine.embedding.models import packaged_version
 from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index, text_sha256
 from ..engine.retrieval import Pool, Retriever, Signals, build_pool
@@ -49,6 +49,17 @@ def make_pool(bench: Benchmark, config: RunConfig, index_text: IndexText) -> Poo
         chunk_overlap=config.chunk_overlap,
         index_text=index_text,
     )
+
+
+def embed_queries(bench: Benchmark, config: RunConfig, embedders: Embedders, *, progress: bool = False) -> int:
+    """Put every benchmark query's vector, as ``config``'s model encodes it, in the embedding cache
+    (``sac index`` and the dashboard's builds do, after the index): the Compare page then answers a
+    benchmark query without loading the model, which takes seconds on a fresh server. Returns the
+    number of queries the model encoded now (the others were cached)."""
+    embedder = embedders.get(config.model, config.backend)
+    before = embedder.encoded
+    embedder.encode([q.text for q in bench.queries], progress=progress, desc="benchmark queries")
+    return embedder.encoded - before
 
 
 def index_settings(config: RunConfig) -> dict[str, object]:

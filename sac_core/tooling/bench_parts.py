@@ -15,12 +15,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.data import load_benchmark
+from ..dashboard.state import ensure_demo_corpus
+from ..engine.data import available_datasets, load_benchmark
 from ..engine.embedding import DEFAULT_MODEL, Embedder, Embedders, default_backend
 from ..engine.indexes import load_index
 from ..engine.metrics import DEFAULT_KS
 from ..engine.retrieval import build_pool
-from ..experiments import NotBuilt, OpenContext, RunConfig, Workspace, catalogue_columns
+from ..engine.summaries import SummaryConfig
+from ..experiments import NotBuilt, OpenContext, RunConfig, Workspace, catalogue_columns, default_keys
 from ..experiments.evaluate import indexed_chunks
 from ..experiments.executors import Executor
 from ..experiments.index_store import index_folder
@@ -40,6 +42,7 @@ from .bench import (
     query_latency,
     warm_sweep_seconds,
 )
+from .room import prebuilt_keys, room_crowds
 from .timing import compare_cold, compare_reruns, concurrent_first_results, room_session, tune_stops
 
 PARTS = (
@@ -56,8 +59,11 @@ PARTS = (
     "cold-build",
     "paper-memory",
     "room-log",
+    "room",
 )
-SLOW_PARTS = ("cold-start", "cold-build", "paper-memory", "room-log")  # minutes each: only when named in --parts
+ROOM_SESSIONS = (1, 6, 12)  # the rounds of room (p): a room of twelve, and half of it
+# minutes each: only when named in --parts
+SLOW_PARTS = ("cold-start", "cold-build", "paper-memory", "room-log", "room")
 DATA_PARTS = (
     "memory",
     "throughput",
@@ -96,6 +102,7 @@ class BenchOptions:
     ray_workers: int | None = None  # workers of the local Ray instance for (m) (default: all CPUs)
     minutes: float = 10.0  # length of the scripted session of room-log (n)
     passage_methods: str = "doc-aware-within,doc-aware"  # catalogue entries timed by (o)
+    sessions: tuple[int, ...] = ROOM_SESSIONS  # concurrent browser sessions of each round of room (p)
 
 
 def bench_parts(spec: str) -> tuple[str, ...]:
@@ -105,6 +112,18 @@ def bench_parts(spec: str) -> tuple[str, ...]:
     if unknown:
         raise ValueError(f"--parts: unknown {', '.join(sorted(unknown))}; choose from {', '.join(PARTS)}")
     return parts
+
+
+def session_counts(spec: str) -> tuple[int, ...]:
+    """``--sessions``: a comma list of concurrent sessions per round of the room part (1 to 32 each,
+    at most 8 rounds), e.g. ``1,6,12``."""
+    try:
+        counts = tuple(int(part) for part in spec.split(","))
+    except ValueError:
+        raise ValueError(f"--sessions: {spec!r} is not a comma list of integers, e.g. 1,6,12") from None
+    if not counts or len(counts) > 8 or any(not 1 <= n <= 32 for n in counts):
+        raise ValueError(f"--sessions: {spec!r}: 1 to 8 rounds of 1 to 32 sessions each, e.g. 1,6,12")
+    return counts
 
 
 def run_bench(opts: BenchOptions) -> int:
@@ -127,6 +146,8 @@ def run_bench(opts: BenchOptions) -> int:
         _bench_dashboard(opts, data_dir)
     if "room-log" in parts:
         _bench_room_log(opts, data_dir)
+    if "room" in parts:
+        _bench_room(opts, data_dir, base)
     if data_dir is not None and base is not None:
         if "tune" in parts:
             _bench_tune(opts, base, data_dir)
@@ -213,6 +234,38 @@ def _bench_room_log(opts: BenchOptions, data_dir: Path | None) -> None:
         f"(n) a scripted session on {where}: {room} (target: no stack trace, fewer than 50 lines in 10 "
         f"minutes; the log: {log})"
     )
+
+
+def _bench_room(opts: BenchOptions, data_dir: Path | None, base: RunConfig | None) -> None:
+    """(p) A room of twelve: rounds of concurrent sessions on one server, then one session on a fresh
+    server; on the demo corpus and, with a data folder, on its default Compare columns that are prebuilt
+    (the part builds nothing of real data)."""
+    cache = Path(opts.cache_dir).resolve()
+    demo = ensure_demo_corpus(cache)
+    summary = SummaryConfig(provider="file", chars=150)  # the sidebar's default
+    demo_base = RunConfig(protocol="full", datasets=available_datasets(demo), summary=summary)
+    places: list[tuple[str, dict[str, str], tuple[str, ...]]] = [("the demo corpus", {}, default_keys(demo_base))]
+    if data_dir is not None and base is not None:
+        keys = prebuilt_keys(base, cache)
+        missing = [key for key in default_keys(base) if key not in keys]
+        if missing:
+            print(f"(p) {opts.protocol}: not prebuilt, so left out: {', '.join(missing)} (`sac index` builds them)")
+        if len(keys) >= 2:
+            places.append(
+                (f"{opts.protocol} of {data_dir.name}", {"SAC_DATA_DIR": str(Path(data_dir).resolve())}, keys)
+            )
+    for where, env, keys in places:
+        env = {"SAC_CACHE_DIR": str(cache), **env}
+        print(f"(p) {where}, Compare with the columns {', '.join(keys)}, k moved by one with the keyboard:")
+        for crowd in room_crowds(env, opts.sessions, keys):  # its warm-up builds what the demo lacks
+            print(f"(p) {where}, {crowd}")
+        load = os.getloadavg()[0]
+        first, typed, reruns = compare_reruns(env, opts.reruns, path=f"/?cols={','.join(keys)}")
+        print(
+            f"(p) {where}: one session on a fresh server, first ranked chunks {first:.1f}s after navigation (load "
+            f"average {load:.1f}); the first typed question {typed:,.0f} ms of server time, then a new question "
+            f"each time: {reruns}"
+        )
 
 
 def _bench_tune(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None:

@@ -19,15 +19,16 @@ import os
 import statistics
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..dashboard.timing import TIMING_ENV
 from . import browser
 
 FIRST_RESULT = ".sac-hit"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def read_timing_log(path: Path, page: str) -> list[float]:
 
 
 def compare_reruns(
-    env: Mapping[str, str], reruns: int = 20, timeout_ms: float = 3_600_000
+    env: Mapping[str, str], reruns: int = 20, timeout_ms: float = 3_600_000, path: str = "/"
 ) -> tuple[float, float, Timings]:
     """(seconds to the first ranked chunk in a fresh server, server milliseconds of the first typed
     question, server time of ``reruns`` warm reruns after it).
@@ -69,12 +70,13 @@ def compare_reruns(
     The server records how long each run of the Compare script takes (``app.py`` writes it to the
     timing log); each rerun types a new free-text question, so it embeds and searches. The first
     one is reported apart: it may wait for the model, which the server loads in the background.
+    ``path``: what is opened (``/?cols=baseline,sac-generic`` for some columns only).
     """
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "timing.tsv"
         with browser.session({**env, TIMING_ENV: str(log)}, Path(tmp) / "streamlit.log") as (server, page):
             t0 = time.perf_counter()
-            page.goto(server.url)
+            page.goto(server.url + path)
             page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
             first = time.perf_counter() - t0
             browser.settle(page)
@@ -92,7 +94,9 @@ def compare_reruns(
         return first, typed[0], Timings.of([ms / 1000 for ms in typed[1:]])
 
 
-async def _first_results(url: str, sessions: int, timeout_ms: float) -> list[float]:
+async def in_sessions(sessions: int, one: Callable[[Any], Awaitable[T]]) -> list[T]:
+    """``one(page)`` run at once in ``sessions`` isolated contexts of one headless Chromium (each a
+    session of its own on the server), its results in order."""
     import asyncio  # with its event loop machinery: only when browsers are timed (`sac --help` stays instant)
 
     from playwright.async_api import async_playwright
@@ -104,19 +108,22 @@ async def _first_results(url: str, sessions: int, timeout_ms: float) -> list[flo
         try:
             contexts = [await chrome.new_context(viewport={"width": 1500, "height": 1000}) for _ in range(sessions)]
             pages = [await context.new_page() for context in contexts]
-
-            async def one(page) -> float:
-                t0 = time.perf_counter()
-                await page.goto(url)
-                await page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
-                return time.perf_counter() - t0
-
             return list(await asyncio.gather(*(one(page) for page in pages)))
         finally:
             await chrome.close()
 
 
-def _cpu_seconds(pid: int) -> float:
+async def _first_results(url: str, sessions: int, timeout_ms: float) -> list[float]:
+    async def one(page: Any) -> float:
+        t0 = time.perf_counter()
+        await page.goto(url)
+        await page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
+        return time.perf_counter() - t0
+
+    return await in_sessions(sessions, one)
+
+
+def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux ``/proc``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -136,9 +143,9 @@ def concurrent_first_results(
     with tempfile.TemporaryDirectory() as tmp, browser.serve(env, Path(tmp) / "streamlit.log") as server:
         if warm:
             asyncio.run(_first_results(server.url, 1, timeout_ms))
-        cpu = _cpu_seconds(server.process.pid)
+        cpu = cpu_seconds(server.process.pid)
         seconds = asyncio.run(_first_results(server.url, sessions, timeout_ms))
-        return Timings.of(seconds), _cpu_seconds(server.process.pid) - cpu
+        return Timings.of(seconds), cpu_seconds(server.process.pid) - cpu
 
 
 def compare_cold(env: Mapping[str, str], cache_dir: Path, timeout_ms: float = 7_200_000) -> dict[str, float]:

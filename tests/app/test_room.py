@@ -1,8 +1,9 @@
 """Issue 27, "Ready for a room of lawyers": every point seen in headless Chromium on the demo corpus.
 
 One served app for most points (demo corpus, a review database, ``$SAC_DATA_ROOT`` with data
-folders that try to read outside it, a results root with a sweep of hostile names); points 6 and 7
-need a server of their own (an injected failure; an OpenAI address where nothing listens). The
+folders that try to read outside it, a results root with a sweep of hostile names); points 6, 7 and 8
+need a server of their own (an injected failure; an OpenAI address where nothing listens; an empty
+cache on a generated benchmark slow enough to embed that its builds can be watched). The
 server log of the shared app is checked last: no stack trace, a handful of lines.
 
 Skipped without Chromium, as ``test_browser.py``; under CI (``$CI`` set) a missing Chromium fails.
@@ -484,6 +485,43 @@ def test_point_11_the_shared_servers_log_is_short_and_has_no_stack_trace(room: R
     log = room.log.read_text(encoding="utf-8")
     assert "Traceback" not in log and "missing ScriptRunContext" not in log and "label` got an empty" not in log
     assert len(log.splitlines()) < 20, log
+
+
+# --------------------------------------------------------------------------- 8: a room of twelve
+
+# What a reader sees at one instant (stale elements of the previous run left out): the column headings,
+# the ranked chunks on screen and the build progress bars' texts.
+SNAPSHOT = """() => {
+    const live = sel => [...document.querySelectorAll(sel)].filter(e =>
+        !e.closest('[data-stale="true"]') && e.getClientRects().length > 0);
+    return {heads: live('[data-testid="stMain"] h4').map(e => e.innerText.trim()),
+            hits: live('.sac-hit').length,
+            bars: live('[data-testid="stProgress"]').map(e => e.innerText.trim())};
+}"""
+
+
+def test_point_8_a_built_column_shows_its_chunks_while_another_still_builds(slower_data: Path, tmp_path: Path):
+    """On an empty cache Compare needs two indexes, built one after the other; the first one's
+    column is on screen with its ranked chunks while the second still shows its progress."""
+    cache = tmp_path / "cache"
+    env = {"SAC_CACHE_DIR": str(cache), "SAC_DATA_DIR": str(slower_data)}
+    with browser.session(env, tmp_path / "streamlit.log") as (server, page):
+        page.goto(f"{server.url}/?k=4")
+        page.wait_for_function(f"() => {{ const s = ({SNAPSHOT})(); return s.hits > 0 && s.bars.length > 0; }}",
+                               timeout=TIMEOUT)  # fmt: skip
+        seen = page.evaluate(SNAPSHOT)
+        statuses = {json.loads(f.read_text())["label"]: json.loads(f.read_text())["state"]
+                    for f in (cache / "builds").glob("*.json")}  # fmt: skip
+        done = [label for label, state in statuses.items() if state == "done"]
+        active = [label for label, state in statuses.items() if state in ("queued", "running")]
+        assert len(done) == 1 and len(active) == 1, statuses  # one index built, the other not yet
+        assert seen["hits"] == 4 and len(seen["heads"]) == 1, seen  # its column: k = 4 ranked chunks
+        (shown,) = seen["heads"]
+        (building,) = seen["bars"]
+        assert done[0].startswith(shown) and not active[0].startswith(shown), (seen, statuses)
+        assert building.startswith(active[0]), (seen, statuses)  # the other column's progress
+        browser.wait_for_count(page, ".sac-hit", 2 * 4, TIMEOUT / 1000)  # then the second column fills in
+        assert len(page.evaluate(SNAPSHOT)["heads"]) == 2
 
 
 # --------------------------------------------------------------------------- 6: a failure shows a reference

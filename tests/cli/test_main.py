@@ -9,6 +9,8 @@ import sys
 import pytest
 
 from sac_core.cli import main
+from sac_core.engine.data import load_benchmark
+from sac_core.engine.embedding import Embedder
 
 HEAVY = (
     "torch", "sentence_transformers", "transformers", "faiss", "onnxruntime", "umap", "sklearn", "plotly",
@@ -26,6 +28,8 @@ HEAVY = (
         (["evaluate", "--method", "nope"], "sac evaluate: error: Invalid value for '--method': 'nope' is not one of"),
         (["evaluate", "--signals", "doc_weight=-1"], "sac evaluate: error: Invalid value for '--signals'"),
         (["bench", "--parts", "memory,nope"], "sac bench: error: Invalid value for '--parts': unknown nope"),
+        (["bench", "--sessions", "1,x"], "sac bench: error: Invalid value for '--sessions': '1,x' is not a comma"),
+        (["bench", "--sessions", "1,40"], "sac bench: error: Invalid value for '--sessions': '1,40': 1 to 8 rounds"),
         (["nope"], "sac: error: No such command 'nope'"),
     ],
 )
@@ -64,3 +68,16 @@ def test_help_lists_every_command_with_defaults_read_from_the_run_config(capsys)
     flags = " ".join(capsys.readouterr().out.split())
     assert "--chunk-size INTEGER characters [default: 500]" in flags
     assert "[default: (1,2,4,8,16,32,64)]" in flags and "--fusion-depth INTEGER" in flags
+
+
+def test_index_also_embeds_the_benchmark_queries_so_compare_needs_no_model_for_them(demo_dir, embed_cache, capsys):
+    argv = ["index", "--data", str(demo_dir), "--protocol", "full", "--method", "baseline", "--backend", "torch",
+            "--cache-dir", str(embed_cache), "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    bench = load_benchmark(demo_dir, ("demo_nda", "demo_privacy"), "full")
+    assert f"{len(bench.queries):,} benchmark queries (torch): " in capsys.readouterr().out
+    embedder = Embedder("sentence-transformers/all-MiniLM-L6-v2", embed_cache, backend="torch")
+    embedder.encode([q.text for q in bench.queries], progress=False)
+    assert embedder.encoded == 0  # every query's vector is in the cache
+    assert main(argv) == 0
+    assert f"{len(bench.queries):,} benchmark queries (torch): 0 embedded now" in capsys.readouterr().out

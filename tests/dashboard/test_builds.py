@@ -12,6 +12,7 @@ import pytest
 
 from sac_core.dashboard.builds import BuildJob, BuildManager, BuildStatus, fmt_duration, read_status
 from sac_core.engine.data import load_benchmark
+from sac_core.engine.embedding import Embedder
 from sac_core.experiments import RunConfig
 from sac_core.experiments.index_store import check_index
 from sac_core.experiments.sweep import cell_id
@@ -58,6 +59,9 @@ def test_two_requests_share_one_build_that_reports_progress_and_ends_with_a_fres
     bench = load_benchmark(slow_data, CONFIG.datasets, CONFIG.protocol)
     assert check_index(bench, CONFIG, cache, None).fresh
     assert len(list((cache / "builds").glob("*.json"))) == 1  # one build, one status file
+    queries = Embedder(CONFIG.model, cache, backend=CONFIG.backend)
+    queries.encode([q.text for q in bench.queries], progress=False)
+    assert queries.encoded == 0  # the build embedded the benchmark's queries too: Compare needs no model for them
 
 
 def test_cancel_stops_the_worker_and_keeps_what_it_embedded(manager: BuildManager, slow_data: Path, tmp_path: Path):

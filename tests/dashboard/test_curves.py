@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from sac_core.dashboard import curves
+from sac_core.dashboard import curve_views, curves
 from sac_core.engine.data import available_datasets
 from sac_core.experiments import paper
 
@@ -210,7 +210,7 @@ def test_curves_figure_one_line_per_metric_dataset_variant_and_paper_marks():
     ]
     df = _table(rows)
     refs = paper.matching(500, 150, 1.0, k=8)  # the per-dataset DRM points, one of them cuad
-    fig = curves.curves_figure(df, curves.METRICS, refs)
+    fig = curve_views.curves_figure(df, curves.METRICS, refs)
     lines = [t for t in fig.data if t.mode == "lines+markers"]
     marks = [t for t in fig.data if t.mode == "markers+text"]
     assert len(lines) == 3 * 2 * 2
@@ -235,12 +235,12 @@ def test_means_figure_and_table_put_ours_beside_the_paper():
         }
     )
     refs = paper.matching(500, 150, 1.0)
-    fig = curves.means_figure(means, refs)
+    fig = curve_views.means_figure(means, refs)
     names = [t.name for t in fig.data]
     assert names[:2] == ["baseline", "sac"]
     assert "paper SAC, mean over k (Table 1)" in names
     assert "paper baseline, mean over k (Text, approx.)" in names
-    table = curves.comparison_table(means, refs)
+    table = curve_views.comparison_table(means, refs)
     assert list(table.columns) == ["source", "DRM", "precision", "recall"]
     assert table.set_index("source").loc["sac"].tolist() == [20.0, 10.0, 40.0]
     assert table.set_index("source").loc["paper SAC"].tolist() == [19.29, 11.03, 41.8]

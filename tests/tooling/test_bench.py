@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from sac_core.cli import main
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import OpenContext, RunConfig, load_sweep, run_sweep
 from sac_core.experiments.methods import BASELINE
 from sac_core.tooling.bench import loaded_memory, memory_configs, warm_sweep_seconds
+from sac_core.tooling.bench_parts import BenchOptions, bench_parts
 
 DEMO = ("demo_nda", "demo_privacy")
 BASE = RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider="file", chars=150))
@@ -55,3 +57,15 @@ def test_bench_times_a_warm_rerun_of_the_cached_cells_only(demo_dir, embed_cache
     run_sweep(sweep.__class__(sweep.name, sweep.cells[:1]), demo_dir, embed_cache, tmp_path / "a", progress=False)
     cached, total, seconds = warm_sweep_seconds(path, demo_dir, embed_cache)
     assert cached >= 1 and total == 6 and seconds > 0
+
+
+def test_the_room_part_is_named_not_run_by_all_and_takes_its_rounds_from_sessions(monkeypatch, tmp_path):
+    asked: list[BenchOptions] = []
+    monkeypatch.setattr("sac_core.cli.tools.run_bench", lambda opts: asked.append(opts) or 0)
+    monkeypatch.delenv("SAC_DATA_DIR", raising=False)
+    assert main(["bench", "--parts", "room", "--sessions", "2,5,9", "--cache-dir", str(tmp_path)]) == 0
+    assert main(["bench", "--parts", "room", "--cache-dir", str(tmp_path)]) == 0
+    (named, default) = asked
+    assert named.parts == ("room",) and named.sessions == (2, 5, 9) and named.data_dir is None
+    assert default.sessions == (1, 6, 12)
+    assert "room" not in bench_parts("all") and "room-log" not in bench_parts("all")
