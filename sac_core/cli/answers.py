@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -15,8 +16,9 @@ from ..engine.answers.llm import render_prompt
 from ..engine.data import load_benchmark
 from ..engine.embedding import Embedders
 from ..engine.progress import progress_bar
-from ..experiments import OpenContext, RunConfig, catalogue, open_method
-from ..experiments.answers import answer_queries, answer_table, write_answers
+from ..engine.retrieval import Hit
+from ..experiments import OpenContext, RunConfig, catalogue
+from ..experiments.answers import answer_queries, answer_table, top_chunks, write_answers
 from .options import DATA, INDEX, PATH, SUMMARIES, SUMMARY, cache_dir_of, data_dir_of, run_config, say
 
 ANSWERERS = ("extractive", "openai")
@@ -55,14 +57,15 @@ def answers_command(**params: Any) -> int:
     embedders = Embedders(cache_dir)
     ctx = OpenContext(bench, data_dir, cache_dir, embedders, progress=not params["quiet"], notes=say)
     answerer = _answerer(params, base, ctx)
-    if isinstance(answerer, LLMAnswerer) and _estimate(answerer, keys, entries, ctx, params):
+    ranked = {key: top_chunks(entries[key].config, ctx, params["k"]) for key in keys}  # once per method
+    if isinstance(answerer, LLMAnswerer) and _estimate(answerer, ranked, ctx, params):
         return 0
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
     for key in keys:
         config = entries[key].config
         bar = progress_bar(total=len(bench.queries), desc=f"answers {key}", unit="q", disable=params["quiet"])
-        rows += answer_queries(key, config, ctx, answerer, k=params["k"], on_answer=_ticker(bar))
+        rows += answer_queries(key, config, ctx, answerer, k=params["k"], hits=ranked[key], on_answer=_ticker(bar))
         bar.close()
     write_answers(params["out"], rows)
     table = answer_table(rows)
@@ -95,14 +98,12 @@ def _answerer(params: dict[str, Any], base: RunConfig, ctx: OpenContext) -> Answ
 
 
 def _estimate(
-    answerer: LLMAnswerer, keys: list[str], entries: dict[str, Any], ctx: OpenContext, params: dict[str, Any]
+    answerer: LLMAnswerer, ranked: dict[str, list[Sequence[Hit]]], ctx: OpenContext, params: dict[str, Any]
 ) -> bool:
     """Print what the uncached requests cost at most; True when only the estimate was asked for."""
     prompts = []
-    for key in keys:
-        ranker = open_method(entries[key].config, ctx).ranker
-        queries = list(ctx.bench.queries)
-        for query, top in zip(queries, ranker.search([q.text for q in queries], params["k"], progress=False)):
+    for hits in ranked.values():
+        for query, top in zip(ctx.bench.queries, hits):
             excerpts = excerpts_of(top)
             if answerer.cached(query.text, excerpts) is None:
                 prompts.append(render_prompt(query.text, excerpts))

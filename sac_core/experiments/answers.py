@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.answers import Answerer, excerpts_of, score_answer
 from ..engine.data import Query
+from ..engine.retrieval import Hit
 from .config import RunConfig
 from .evaluate import open_method
 from .plugins import OpenContext
@@ -33,6 +34,12 @@ def gold_texts(query: Query, ctx: OpenContext) -> list[str]:
     return [ctx.bench.documents[g.file_path].text[g.start : g.end] for g in query.gold]
 
 
+def top_chunks(config: RunConfig, ctx: OpenContext, k: int) -> list[Sequence[Hit]]:
+    """``config``'s top ``k`` chunks for every benchmark query, in the benchmark's order."""
+    ranker = open_method(config, ctx).ranker
+    return list(ranker.search([q.text for q in ctx.bench.queries], k, progress=ctx.progress))
+
+
 def answer_queries(
     name: str,
     config: RunConfig,
@@ -40,13 +47,15 @@ def answer_queries(
     answerer: Answerer,
     *,
     k: int,
+    hits: Sequence[Sequence[Hit]] | None = None,
     on_answer: Callable[[int, int], None] | None = None,
 ) -> Iterator[dict]:
-    """One row per benchmark query (see the module docstring): ``config``'s top ``k`` chunks answered
-    by ``answerer``; ``name`` names the method in the rows; ``on_answer(done, total)`` after each."""
-    ranker = open_method(config, ctx).ranker
+    """One row per benchmark query (see the module docstring): ``config``'s top ``k`` chunks
+    (``hits``, when the caller has ranked them already: :func:`top_chunks`) answered by
+    ``answerer``; ``name`` names the method in the rows; ``on_answer(done, total)`` after each."""
     queries = list(ctx.bench.queries)
-    hits = ranker.search([q.text for q in queries], k, progress=ctx.progress)
+    if hits is None:
+        hits = top_chunks(config, ctx, k)
     for done, (query, top) in enumerate(zip(queries, hits), start=1):
         answer = answerer.answer(query.text, excerpts_of(top)).checked(query.gold_files)
         scores = score_answer(answer.text, gold_texts(query, ctx))
