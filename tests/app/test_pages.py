@@ -458,7 +458,7 @@ def test_ingested_documents_without_gold_answer_free_text_questions(env, demo_di
     at.text_input(key="cmp_text").input("Which law governs the agreement?").run()
     assert not at.exception
     html = _html(at)
-    assert html.count('<div class="sac-hit free sac-free">') == 2 * 4 and not at.metric  # no gold: no metrics
+    assert html.count('<div class="sac-hit free sac-free" id=') == 2 * 4 and not at.metric  # no gold: no metrics
     at.switch_page("app_pages/documents.py").run()
     assert not at.exception and 'class="sac-doc"' in _html(at)
 
