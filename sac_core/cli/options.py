@@ -26,7 +26,7 @@ from ..engine.metrics import MODES
 from ..engine.summaries import PROVIDERS, SummaryConfig
 from ..experiments import METHODS, RunConfig
 from ..experiments.executors import EXECUTORS, Executor
-from .params import Ks, Registered, SignalsType
+from .params import Ks, OptionType, Registered, SignalsType
 
 F = TypeVar("F", bound=Callable[..., Any])
 RUN = RunConfig()  # the defaults of a run, field by field
@@ -97,6 +97,13 @@ RANKING = stack(
         type=SignalsType(),
         default=RUN.signals,
         help="document-aware options, e.g. split_query=true,doc_weight=2,doc_bm25=0.25 (README: Beyond SAC)",
+    ),
+    click.option(
+        "--option",
+        "options",
+        type=OptionType(),
+        multiple=True,
+        help="a registered plug-in's option (repeatable), e.g. within_doc.on=true (README: The right passage)",
     ),
 )
 SUMMARIES = stack(

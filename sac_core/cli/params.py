@@ -1,5 +1,5 @@
 """The value types of the command line that click has not: ``--k`` cut-offs, ``--signals``
-settings, and a choice among the names of a registry (read when parsing, so plug-ins count)."""
+settings, ``--option`` plug-in options, and a choice among the names of a registry (read when parsing, so plug-ins count)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ..engine.retrieval import Signals
+from ..experiments.config import parse_option
 from ..experiments.plugins import Registry
 
 
@@ -50,6 +51,21 @@ class SignalsType(click.ParamType):
                 self.fail(f"{key} needs a {kind.__name__}, got {raw!r}", param, ctx)
         try:
             return Signals(**values)  # type: ignore[arg-type]
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+
+
+class OptionType(click.ParamType):
+    """``--option <plug-in>.<field>=<value>`` → a typed plug-in option (the value read as the
+    field's type); an unknown plug-in or field fails with the names it knows."""
+
+    name = "PLUGIN.FIELD=VALUE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, Any]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            return parse_option(str(value))
         except ValueError as e:
             self.fail(str(e), param, ctx)
 

@@ -30,6 +30,8 @@ HEAVY = (
         (["bench", "--parts", "memory,nope"], "sac bench: error: Invalid value for '--parts': unknown nope"),
         (["bench", "--sessions", "1,x"], "sac bench: error: Invalid value for '--sessions': '1,x' is not a comma"),
         (["bench", "--sessions", "1,40"], "sac bench: error: Invalid value for '--sessions': '1,40': 1 to 8 rounds"),
+        (["evaluate", "--option", "nope.x=1"], "sac evaluate: error: Invalid value for '--option': option 'nope.x'"),
+        (["evaluate", "--option", "within_doc.bm25=x"], "sac evaluate: error: Invalid value for '--option': option"),
         (["nope"], "sac: error: No such command 'nope'"),
     ],
 )
