@@ -95,6 +95,10 @@ class Embedder:
     def dim(self) -> int:
         return int(self.encoder.dim)
 
+    def cached(self, texts: Sequence[str]) -> bool:
+        """Whether every text's vector is in the cache already (encoding them embeds nothing)."""
+        return all(text_key(self.model, t, self.backend) in self.cache for t in texts)
+
     def encode(
         self,
         texts: Sequence[str],

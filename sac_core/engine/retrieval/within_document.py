@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..embedding import Embedder
+from .exemplars import ExemplarBank
 from .pool import Pool
 from .ranker import Hit
 from .routed import Refinable, Routing, fill, zscore
@@ -38,6 +39,7 @@ class WithinDocumentWeights:
     sentence: float = 0.0
     neighbour: float = 0.0
     sentence_depth: int = 16  # chunks (the best by cosine) whose sentences are embedded and scored
+    exemplar: float = 0.0  # weight of z(exemplar score), :mod:`.exemplars`
 
 
 def within_document_scores(
@@ -45,10 +47,14 @@ def within_document_scores(
     bm25: np.ndarray,
     weights: WithinDocumentWeights,
     sentence_best: np.ndarray | None = None,
+    exemplar: np.ndarray | None = None,
 ) -> np.ndarray:
     """The score of each chunk of one document, in document order (``dense``, ``bm25``: per chunk;
-    ``sentence_best``: the best sentence cosine per chunk, NaN where not scored)."""
+    ``sentence_best``: the best sentence cosine per chunk, NaN where not scored; ``exemplar``: the
+    chunk's likeness to gold passages of the same question elsewhere, None when none matched)."""
     score = zscore(dense) + weights.bm25 * zscore(bm25)
+    if exemplar is not None and weights.exemplar:
+        score = score + weights.exemplar * zscore(exemplar)
     if sentence_best is not None and weights.sentence:
         known = ~np.isnan(sentence_best)
         z = np.zeros(len(score))
@@ -73,10 +79,13 @@ class WithinDocumentRanker:
         *,
         split: bool,
         sentences: SentenceIndex | None = None,
+        exemplars: ExemplarBank | None = None,
     ) -> None:
         if weights.sentence and sentences is None:
             raise ValueError("a sentence weight needs the document sentences")
-        self.inner, self.weights, self.sentences = inner, weights, sentences
+        if weights.exemplar and exemplars is None:
+            raise ValueError("an exemplar weight needs an exemplar bank")
+        self.inner, self.weights, self.sentences, self.exemplars = inner, weights, sentences, exemplars
         self.routing = Routing(inner, split=split)
 
     @property
@@ -122,6 +131,9 @@ class WithinDocumentRanker:
                 which = self.sentences.within(file_path, c.start, c.end)
                 if len(which):
                     best[j] = float((self.sentences.vectors(file_path, which) @ qv).max())
-        score = within_document_scores(dense, bm25, self.weights, best)
+        exemplar = None
+        if self.weights.exemplar and self.exemplars is not None:
+            exemplar = self.exemplars.scores(qv, self.routing.vectors[ids], file_path)
+        score = within_document_scores(dense, bm25, self.weights, best, exemplar)
         order = np.argsort(-score, kind="stable")
         return ids[order], score[order]
