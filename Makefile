@@ -17,7 +17,8 @@ $(STAMP): requirements.txt pyproject.toml
 
 setup: $(STAMP)
 
-app: setup
+app: setup  # the warm-up runs the app once as the server starts (sac_core/tooling/warm.py)
+	$(PY) -m sac_core.tooling.warm http://127.0.0.1:$(PORT) >/dev/null 2>&1 &
 	$(VENV)/bin/streamlit run app.py --server.address $(HOST) --server.port $(PORT)
 
 lint: setup

@@ -28,7 +28,6 @@ methods = st.multiselect(
     f"Methods side by side ({compare.MIN_COLUMNS}-{compare.MAX_COLUMNS}; the README's \"Beyond SAC\" explains each)",
     list(choices), key="cmp_methods", format_func=lambda key: choices[key], max_selections=compare.MAX_COLUMNS,
 )  # fmt: skip
-ui.import_run_panel(s)
 if len(methods) < compare.MIN_COLUMNS:
     st.warning(f"Pick at least {compare.MIN_COLUMNS} methods; showing the default columns meanwhile.")
     methods = list(compare.default_methods(base))
@@ -142,6 +141,10 @@ if sac:
             try:
                 prompt = compare.load_prompt(cfg.prompt)
                 st.caption(f"Prompt {views.md(prompt.id)} v{prompt.version}: {views.md(prompt.description)}")
-                st.code(prompt.text, language=None, wrap_lines=True)
+                st.markdown(views.prompt_html(prompt.text), unsafe_allow_html=True)
             except compare.SummaryError as e:
                 st.error(views.md(e))
+
+# Last on the page: the uploader's scripts then load after the chunks are on screen (issue 27)
+st.subheader("Bring your own retriever")
+ui.import_run_panel(s)

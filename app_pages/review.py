@@ -5,12 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import shared as ui
+from app_pages.shared import review_ui
 from sac_core.dashboard import review as rv
 from sac_core.dashboard import views
 
 s = ui.settings()
 st.title("Review: judge the retrieved chunks, blind")
-db = ui.review_db(s)
+db = review_ui.review_db(s)
 st.caption(
     "Each query shows the top-k of every method under review as columns A, B, C … in an order shuffled per "
     "query: which method a letter is appears only after you state a preference. Above each column, its answer "
@@ -28,7 +29,7 @@ mode = st.segmented_control("Mode", ["Review", "New session", "Results"], key="r
 sessions = db.sessions()
 
 if mode == "New session":
-    ui.review_new_session(s, db, reviewer)
+    review_ui.review_new_session(s, db, reviewer)
     st.stop()
 if not sessions:
     st.info("No review session yet: make one under **New session**.")
@@ -48,7 +49,7 @@ if name is None:
 session = next(x for x in sessions if x.name == name)
 
 if mode == "Results":
-    ui.review_results(db, session)
+    review_ui.review_results(db, session)
     st.stop()
 if name in choice.elsewhere:
     st.warning(
@@ -79,4 +80,4 @@ if nav[2].button("Next open", key="rv_open", disabled=progress.next_open is None
 show_gold = nav[3].toggle("Show gold spans (recorded with your labels)", key="rv_gold")
 
 view = rv.item_view(db, session.id, position, reviewer)
-ui.review_item(s, db, reviewer, view, show_gold)
+review_ui.review_item(s, db, reviewer, view, show_gold)

@@ -1,4 +1,7 @@
-"""Shared UI code for the pages (not itself a page): sidebar, style, banner, shared resources."""
+"""Shared UI code for the pages (not itself a page): sidebar, style, banner, shared resources.
+
+The Review page's parts (``review_ui``) are imported by that page alone: they load SQLAlchemy, which
+no other page needs (half a second on a fresh server before Compare's first chunks)."""
 
 from .answers_ui import answer_row
 from .resources import (
@@ -24,7 +27,6 @@ from .resources import (
     why_wrong,
     workspace,
 )
-from .review_ui import review_db, review_item, review_new_session, review_results
 from .runs_ui import import_run_panel
 from .sidebar import API_KEY, PROVIDER_LABELS, SETTINGS, api_key, banner, data_keys, settings, sidebar, style
 from .widgets import open_flipped_in_compare, pick_query
@@ -57,10 +59,6 @@ __all__ = [
     "quiet_logs",
     "registry",
     "require_datasets",
-    "review_db",
-    "review_item",
-    "review_new_session",
-    "review_results",
     "settings",
     "sidebar",
     "style",

@@ -16,6 +16,7 @@ from ..engine.data import Query as Query
 from ..engine.embedding import Embedder as Embedder
 from ..engine.embedding import Embedders
 from ..engine.entities import extract_entities
+from ..engine.indexes import search_threads as search_threads
 from ..engine.retrieval import Hit, Ranker, as_spans, augment
 from ..engine.summaries import CostEstimate, SummaryConfig, estimate_cost
 from ..engine.summaries import SummaryError as SummaryError

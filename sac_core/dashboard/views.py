@@ -19,7 +19,7 @@ from ..engine.retrieval.trimming import trimmed_from
 from .answers import anchor
 from .compare import WrongHit
 from .highlight import segments, to_html
-from .review.db import LABEL_NAMES
+from .labels import LABEL_NAMES
 from .text import esc, esc_attr
 from .text import md as md  # re-exported: the pages take the whole text rule from here
 
@@ -50,6 +50,8 @@ span.muted { color: #6b7280; }
 .sac-doc span.gap { background: transparent; color: #9ca3af; }
 .sac-doc span.gold { background: #fde68a; box-shadow: inset 0 -2px #f59e0b; }
 .sac-doc sup.cno { color: #1d4ed8; font-weight: 700; font-size: 0.65rem; margin: 0 2px; }
+pre.sac-prompt { white-space: pre-wrap; font-size: 0.8rem; background: #f9fafb; border: 1px solid #e5e7eb;
+                 border-radius: 6px; padding: 8px 10px; }
 table.sac-table { border-collapse: collapse; width: 100%; font-size: 0.84rem; }
 table.sac-table th, table.sac-table td { border: 1px solid #e5e7eb; padding: 4px 6px; vertical-align: top;
                                         text-align: left; }
@@ -250,6 +252,12 @@ def summary_rows(
         gold = None if gold_files is None else fp in gold_files
         rows.append(SummaryRow(fp, gold, by, tuple((n, s.get(fp)) for n, s in summaries.items())))
     return rows
+
+
+def prompt_html(text: str) -> str:
+    """A summary prompt as escaped, wrapped monospace text. Not ``st.code``: its syntax highlighter
+    is a large script the browser would load before Compare's first chunks (issue 27)."""
+    return f'<pre class="sac-prompt">{esc(text)}</pre>'
 
 
 def summary_table(rows: Sequence[SummaryRow]) -> str:

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import time
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,19 @@ def test_compare_loads_on_the_embedded_demo(env):
     assert at.query_params["k"] == "4" and at.query_params["q"] == "demo_nda/0"
 
 
+def test_compare_offers_the_clause_exemplar_column_once_built(env):
+    """Issue 24's passage method is a Compare column: its background build (what the page starts when
+    the column is not saved) embeds the exemplar bank once; then the page opens it without a model."""
+    demo = ensure_demo_corpus(env)
+    settings = state.Settings(state.resolve_data_source("", env), env, "full", available_datasets(demo), "file", 150)
+    columns = compare.compare_columns(settings.base_config(), ["baseline", "doc-aware-exemplars"])
+    Workspace.open(load_benchmark(demo, settings.datasets, "full"), columns, demo, env, save=True)
+    at = _app(cols="baseline,doc-aware-exemplars")
+    headings = [_unmd(m.value) for m in at.main.markdown if m.value.startswith("####")]
+    assert headings == ["#### Baseline", "#### Document-aware, within-document ranking + clause exemplars"]
+    assert _cards(at) == 2 * 4 and len(at.metric) == 2 * 3
+
+
 def test_compare_k_slider_changes_the_number_of_chunks_and_the_url(env):
     at = _app()
     at.slider(key="cmp_k").set_value(2).run()
@@ -146,8 +160,8 @@ def test_compare_shows_the_summaries_and_their_prompts(env):
     at = _app()
     html = _html(at)
     assert '<table class="sac-table">' in html and "Mutual NDA between Acme Robotics" in _shown(at)
-    prompts = [c.value for c in at.code]
-    assert len(prompts) == 2 and all("{document}" in p for p in prompts)
+    prompts = [m.value for m in at.main.markdown if m.value.startswith('<pre class="sac-prompt">')]
+    assert len(prompts) == 2 and all("{document}" in unescape(p) for p in prompts)
 
 
 def test_no_dataset_chosen_asks_for_one(env):

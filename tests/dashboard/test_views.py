@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from sac_core.dashboard import views
@@ -200,3 +202,10 @@ def test_hit_cards_use_the_trimmed_card_only_for_trimmed_hits():
     cards = views.hit_cards(Trimmer(), hits, [True, False], [])
     assert "trimmed:" in cards[0] and "trimmed:" not in cards[1]
     assert "document" in views.hit_cards(Trimmer(), hits, None, [])[1]
+
+
+def test_prompt_html_is_escaped_wrapped_text():
+    out = views.prompt_html("Summarise <b>{document}</b> in *one* line.")
+    assert out.startswith('<pre class="sac-prompt">') and out.endswith("</pre>")
+    assert "<b>" not in out and "*one*" not in out  # no markup, no Markdown
+    assert html.unescape(out) == '<pre class="sac-prompt">Summarise <b>{document}</b> in *one* line.</pre>'

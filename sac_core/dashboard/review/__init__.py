@@ -2,6 +2,7 @@
 answer, stored in SQLite or a shared PostgreSQL database, with agreement and export (:mod:`.db`,
 :mod:`.sessions`, :mod:`.answers`, :mod:`.results`, :mod:`.transfer`)."""
 
+from ..labels import ANSWER_LABEL_NAMES, ANSWER_LABELS, LABEL_NAMES, LABELS
 from .answers import (
     ColumnAnswer,
     answer_box_html,
@@ -12,11 +13,7 @@ from .answers import (
     set_answer_note,
 )
 from .db import (
-    ANSWER_LABEL_NAMES,
-    ANSWER_LABELS,
     DB_ENV,
-    LABEL_NAMES,
-    LABELS,
     TIE,
     ReviewDB,
     ReviewError,

@@ -20,7 +20,8 @@ from sqlalchemy import select
 
 from ...engine.answers import Answer, Answerer, Citation, Excerpt
 from ..answers import anchor, answer_html
-from .db import ANSWER_LABELS, AnswerLabel, ReviewAnswer, ReviewDB, ReviewItem, now
+from ..labels import ANSWER_LABELS
+from .db import AnswerLabel, ReviewAnswer, ReviewDB, ReviewItem, now
 from .sessions import LETTERS, ChunkView, ItemView, SessionError, upsert
 
 

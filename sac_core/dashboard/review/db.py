@@ -49,21 +49,6 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 DB_ENV = "SAC_REVIEW_DB"
 SCHEMA_VERSION = "3"
 UPGRADABLE = ("1", "2")
-LABELS: tuple[str, ...] = ("relevant", "partly", "right_document", "wrong_document", "cant_tell")
-LABEL_NAMES = {
-    "relevant": "relevant",
-    "partly": "partly relevant",
-    "right_document": "right document, wrong passage",
-    "wrong_document": "wrong document",
-    "cant_tell": "can't tell",
-}
-ANSWER_LABELS: tuple[str, ...] = ("correct", "wrong_document", "unsupported", "cant_tell")
-ANSWER_LABEL_NAMES = {
-    "correct": "correct",
-    "wrong_document": "wrong document",
-    "unsupported": "unsupported by the excerpts",
-    "cant_tell": "can't tell",
-}
 TIE = "tie"
 
 

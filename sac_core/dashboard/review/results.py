@@ -21,7 +21,8 @@ from __future__ import annotations
 import pandas as pd
 from sqlalchemy import select
 
-from .db import ANSWER_LABELS, TIE, AnswerLabel, Label, Preference, ReviewAnswer, ReviewChunk, ReviewDB, ReviewItem
+from ..labels import ANSWER_LABELS
+from .db import TIE, AnswerLabel, Label, Preference, ReviewAnswer, ReviewChunk, ReviewDB, ReviewItem
 
 RELEVANT = ("relevant", "partly")
 

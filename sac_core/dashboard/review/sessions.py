@@ -27,8 +27,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from ...engine.data import Benchmark, Query, Span, read_document
 from ...experiments import Column, Workspace
 from ...experiments.significance import flipped_queries
+from ..labels import LABELS
 from .db import (
-    LABELS,
     TIE,
     AnswerLabel,
     Label,

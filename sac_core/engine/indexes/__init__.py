@@ -3,7 +3,7 @@ and indexes persisted on disk with a manifest (:mod:`.persisted`).
 """
 
 from .bm25 import BM25Index, tokenize
-from .dense import DENSE_KINDS, DenseIndex
+from .dense import DENSE_KINDS, DenseIndex, search_threads
 from .fusion import RRF_K, fuse, rrf
 from .persisted import SavedIndex, load_index, read_manifest, save_index, text_sha256
 from .ranked import Ranked
@@ -20,6 +20,7 @@ __all__ = [
     "read_manifest",
     "rrf",
     "save_index",
+    "search_threads",
     "text_sha256",
     "tokenize",
 ]

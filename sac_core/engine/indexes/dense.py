@@ -17,6 +17,16 @@ DENSE_KINDS: tuple[str, ...] = ("auto", "flat", "hnsw")
 EF_CONSTRUCTION = 200  # candidates while building an HNSW graph
 
 
+def search_threads(n: int) -> None:
+    """Threads (OpenMP) each faiss search of this process may use. A dashboard server sets 1: it
+    searches one question at a time per session, and with several sessions searching at once every
+    search started OpenMP workers on the same two cores, which then spun against each other (a 5 ms
+    search took 200 ms with six sessions, issue 27). Batch runs keep faiss's default."""
+    import faiss
+
+    faiss.omp_set_num_threads(n)
+
+
 class DenseIndex:
     def __init__(self, vectors: np.ndarray) -> None:
         """Exact search: every vector compared with the query."""

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sac_core.engine.indexes import DenseIndex
+from sac_core.engine.indexes import DenseIndex, search_threads
 
 
 def test_dense_index_is_cosine_on_unit_vectors():
@@ -33,3 +33,14 @@ def test_hnsw_finds_almost_what_the_exact_index_finds_and_survives_a_round_trip(
         r.ids.tolist() for r in approx.search(queries[:3], 5)
     ]
     assert np.allclose(exact.vectors(), vectors)
+
+
+def test_search_threads_sets_faiss_openmp_threads_for_the_process():
+    import faiss
+
+    before = faiss.omp_get_max_threads()
+    try:
+        search_threads(1)
+        assert faiss.omp_get_max_threads() == 1
+    finally:
+        faiss.omp_set_num_threads(before)
