@@ -42,8 +42,14 @@ from .bench import (
     query_latency,
     warm_sweep_seconds,
 )
-from .room import prebuilt_keys, room_crowds
-from .timing import compare_cold, compare_reruns, concurrent_first_results, room_session, tune_stops
+from .room import fresh_servers, prebuilt_keys, room_crowds
+from .timing import (
+    compare_cold,
+    compare_reruns,
+    concurrent_first_results,
+    room_session,
+    tune_stops,
+)
 
 PARTS = (
     "memory",
@@ -101,7 +107,7 @@ class BenchOptions:
     memory_columns: str = MEMORY_COLUMNS[0]  # (k): the three Compare indexes, or the baseline index three times
     ray_workers: int | None = None  # workers of the local Ray instance for (m) (default: all CPUs)
     minutes: float = 10.0  # length of the scripted session of room-log (n)
-    passage_methods: str = "doc-aware-within,doc-aware"  # catalogue entries timed by (o)
+    passage_methods: str = "doc-aware-exemplars,doc-aware-within,doc-aware"  # catalogue entries timed by (o)
     sessions: tuple[int, ...] = ROOM_SESSIONS  # concurrent browser sessions of each round of room (p)
 
 
@@ -259,13 +265,8 @@ def _bench_room(opts: BenchOptions, data_dir: Path | None, base: RunConfig | Non
         print(f"(p) {where}, Compare with the columns {', '.join(keys)}, k moved by one with the keyboard:")
         for crowd in room_crowds(env, opts.sessions, keys):  # its warm-up builds what the demo lacks
             print(f"(p) {where}, {crowd}")
-        load = os.getloadavg()[0]
-        first, typed, reruns = compare_reruns(env, opts.reruns, path=f"/?cols={','.join(keys)}")
-        print(
-            f"(p) {where}: one session on a fresh server, first ranked chunks {first:.1f}s after navigation (load "
-            f"average {load:.1f}); the first typed question {typed:,.0f} ms of server time, then a new question "
-            f"each time: {reruns}"
-        )
+        for line in fresh_servers(env, keys, opts.reruns):
+            print(f"(p) {where}: {line}")
 
 
 def _bench_tune(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .warm import warm
+
 PROJECT = Path(__file__).resolve().parents[2]  # the folder of app.py
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = (
@@ -63,10 +65,14 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: f
 
 
 @contextmanager
-def serve(env: Mapping[str, str], log: Path, timeout: float = 90, *, stop_timeout: float = 20) -> Iterator[Server]:
+def serve(
+    env: Mapping[str, str], log: Path, timeout: float = 90, *, stop_timeout: float = 20, warmed: bool = False
+) -> Iterator[Server]:
     """The dashboard on 127.0.0.1 at a free port, with ``env`` on top of a clean copy of ours
     (no ``SAC_DATA_DIR`` or ``OPENAI_API_KEY`` unless ``env`` sets them); stopped on exit with
-    SIGTERM, killed when it has not ended after ``stop_timeout`` seconds (exit code -9 then)."""
+    SIGTERM, killed when it has not ended after ``stop_timeout`` seconds (exit code -9 then).
+    ``warmed``: yielded once the readiness probe has run the app script (as ``make app`` starts a
+    server, :mod:`.warm`); otherwise as soon as it answers, before any script ran."""
     clean = {k: v for k, v in os.environ.items() if k not in ("SAC_DATA_DIR", "OPENAI_API_KEY", "SAC_DATA_ROOT")}
     clean.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     clean.update(env)
@@ -80,6 +86,8 @@ def serve(env: Mapping[str, str], log: Path, timeout: float = 90, *, stop_timeou
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, proc, log, timeout)
+        if warmed:
+            warm(url, timeout)
         yield Server(url, log, proc)
     finally:
         proc.terminate()
@@ -103,11 +111,17 @@ def chromium(playwright: Any) -> Iterator[Any]:
 
 
 @contextmanager
-def session(env: Mapping[str, str], log: Path, *, stop_timeout: float = 20) -> Iterator[tuple[Server, Any]]:
+def session(
+    env: Mapping[str, str], log: Path, *, stop_timeout: float = 20, warmed: bool = False
+) -> Iterator[tuple[Server, Any]]:
     """A fresh server (see :func:`serve`) and one Chromium page, both closed on exit."""
     from playwright.sync_api import sync_playwright  # the browser driver, only when a browser is driven
 
-    with serve(env, log, stop_timeout=stop_timeout) as server, sync_playwright() as p, chromium(p) as chrome:
+    with (
+        serve(env, log, stop_timeout=stop_timeout, warmed=warmed) as server,
+        sync_playwright() as p,
+        chromium(p) as chrome,
+    ):
         yield server, chrome.new_page(viewport=VIEWPORT)
 
 

@@ -21,7 +21,7 @@ from ..dashboard.builds import index_saved
 from ..dashboard.timing import TIMING_ENV
 from ..experiments import RunConfig, catalogue, default_keys
 from . import browser
-from .timing import FIRST_RESULT, Timings, cpu_seconds, in_sessions, read_timing_log
+from .timing import FIRST_RESULT, Timings, compare_reruns, cpu_seconds, first_chunks, in_sessions, read_timing_log
 
 K_SLIDER = "k (chunks per index)"
 _CARDS = "([sel, n]) => document.querySelectorAll(sel).length === n"
@@ -120,3 +120,27 @@ def room_crowds(
                     Timings.of([ms / 1000 for ms in runs]), cpu_seconds(server.process.pid) - cpu, load,
                 ))  # fmt: skip
     return out
+
+
+FRESH_SERVERS = 5  # fresh servers timed per kind of start
+
+
+def fresh_servers(env: Mapping[str, str], keys: Sequence[str], reruns: int) -> list[str]:
+    """One person on a fresh server: navigation to the first ranked chunk on ``FRESH_SERVERS``
+    servers started as ``make app`` starts them (warmed by the readiness probe, :mod:`.warm`) and
+    as many cold ones; then the server time of new questions typed (the first may wait for the model)."""
+    path = f"/?cols={','.join(keys)}"
+    lines = []
+    for warmed, what in ((True, "warmed by its readiness probe as `make app` starts it"), (False, "cold")):
+        load = os.getloadavg()[0]
+        firsts = Timings.of([first_chunks(env, path, warmed=warmed) for _ in range(FRESH_SERVERS)])
+        lines.append(
+            f"one session on a fresh server, {what}: first ranked chunks after navigation {firsts} fresh servers "
+            f"(load average {load:.1f})"
+        )
+    _, typed, times = compare_reruns(env, reruns, path=path)
+    lines.append(
+        f"a new question typed on a fresh server: the first {typed:,.0f} ms of server time (it may wait for the "
+        f"model), then each a new one: {times}"
+    )
+    return lines

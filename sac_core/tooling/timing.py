@@ -61,6 +61,20 @@ def read_timing_log(path: Path, page: str) -> list[float]:
     return out
 
 
+def first_chunks(env: Mapping[str, str], path: str = "/", *, warmed: bool, timeout_ms: float = 3_600_000) -> float:
+    """Seconds from navigation to the first ranked chunk on a fresh server, one Chromium session;
+    ``warmed``: the server started as ``make app`` starts it (its readiness probe ran the app once,
+    :mod:`.warm`), else the page is the first thing the server runs."""
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        browser.session(env, Path(tmp) / "streamlit.log", warmed=warmed) as (server, page),
+    ):
+        t0 = time.perf_counter()
+        page.goto(server.url + path)
+        page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
+        return time.perf_counter() - t0
+
+
 def compare_reruns(
     env: Mapping[str, str], reruns: int = 20, timeout_ms: float = 3_600_000, path: str = "/"
 ) -> tuple[float, float, Timings]:
