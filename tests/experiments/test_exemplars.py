@@ -52,5 +52,7 @@ def test_a_bank_without_labelled_queries_is_a_clear_error(bench, demo_dir, tmp_p
     (empty / "benchmarks").mkdir(parents=True)
     (empty / "corpus").mkdir()
     cfg = config(**EXEMPLARS, **{"within_doc.exemplar_data": str(empty)})
-    with pytest.raises(ValueError, match="no labelled full queries|no datasets|benchmarks"):
-        open_bank(cfg, OpenContext.new(bench, demo_dir, tmp_path), cfg.plugin_options("within_doc", WithinDocumentOptions))
+    with pytest.raises(ValueError, match=r"no labelled full queries|no datasets|benchmarks"):
+        open_bank(
+            cfg, OpenContext.new(bench, demo_dir, tmp_path), cfg.plugin_options("within_doc", WithinDocumentOptions)
+        )

@@ -48,7 +48,8 @@ class ExemplarSettings:
 
 def _pieces(text: str, max_chars: int) -> list[str]:
     """``text`` cut into pieces of at most ``max_chars`` characters, at whitespace where possible."""
-    out, rest = [], text.strip()
+    out: list[str] = []
+    rest = text.strip()
     while len(rest) > max_chars:
         cut = rest.rfind(" ", max_chars // 2, max_chars)
         cut = cut if cut > 0 else max_chars
@@ -61,7 +62,7 @@ def _pieces(text: str, max_chars: int) -> list[str]:
 
 def exemplars_of(bench: Benchmark, max_chars: int) -> list[Exemplar]:
     """Every gold span of ``bench`` as exemplar pieces, with its query's question part."""
-    out = []
+    out: list[Exemplar] = []
     for q in bench.queries:
         question = split_query(q.text).question
         for span in q.gold:
