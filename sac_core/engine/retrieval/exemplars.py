@@ -19,7 +19,7 @@ and a chunk are compared at the same scale.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,8 +125,3 @@ class ExemplarBank:
 def bank_texts(exemplars: Sequence[Exemplar]) -> list[str]:
     """What a bank embeds: its distinct questions (sorted), then every piece in order."""
     return sorted({e.question for e in exemplars}) + [e.text for e in exemplars]
-
-
-def bank_documents(exemplars: Iterable[Exemplar]) -> set[str]:
-    """The documents a bank's exemplars come from (to tell what a leave-one-document-out run skips)."""
-    return {e.file_path for e in exemplars}
