@@ -7,6 +7,7 @@ and errors.
 from __future__ import annotations
 
 import cProfile
+import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -169,6 +170,22 @@ def llm_settings(model: str) -> answers.LLMSettings:
     return answers.LLMSettings(key, os.environ.get("OPENAI_BASE_URL") or None, model)
 
 
+def _answerer(s: state.Settings, config: state.RunConfig, kind: str, llm: answers.LLMSettings) -> answers.Answerer:
+    """The answerer ``kind``: the extractive one over the column's model; the LLM one made once per
+    session and setting (a disk-cache handle and an openai client, not one per column and rerun). It
+    holds this session's key, so it lives in the session, never in the server-wide registry."""
+    if kind != "openai":
+        return answers.make_answerer(kind, _embedder(s, config), s.cache_dir, llm)
+    secret = hashlib.sha256((llm.api_key or "").encode()).hexdigest()
+    ident = (str(s.cache_dir), llm.model, llm.base_url, secret)
+    made: dict[tuple[str, str, str | None, str], answers.Answerer] = st.session_state.setdefault(
+        "sac_llm_answerers", {}
+    )
+    if ident not in made:
+        made[ident] = answers.make_answerer(kind, _embedder(s, config), s.cache_dir, llm)
+    return made[ident]
+
+
 def column_answer(
     s: state.Settings,
     ws: compare.Workspace,
@@ -187,8 +204,7 @@ def column_answer(
     gold = query.gold_files if query is not None else None
 
     def make() -> answers.Answer:
-        embedder = _embedder(s, result.column.config)
-        answerer = answers.make_answerer(kind, embedder, s.cache_dir, llm)
+        answerer = _answerer(s, result.column.config, kind, llm)
         return answers.answer_column(answerer, question, result.hits, gold, on_text)
 
     return registry().get(key, make)
@@ -202,7 +218,7 @@ def cached_answer(
     llm: answers.LLMSettings,
 ) -> answers.Answer | None:
     """The LLM's cached answer for one column (nothing is sent), or None."""
-    answerer = answers.make_answerer("openai", _embedder(s, result.column.config), s.cache_dir, llm)
+    answerer = _answerer(s, result.column.config, "openai", llm)
     return answers.cached_answer(answerer, question, result.hits, query.gold_files if query is not None else None)
 
 
