@@ -13,10 +13,8 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from sac_core.dashboard import compare, state
 from sac_core.dashboard.state import ensure_demo_corpus
-from sac_core.engine.data import available_datasets, load_benchmark
-from sac_core.experiments import Workspace
+from sac_core.engine.data import load_benchmark
 from sac_core.tooling import browser
 
 TIMEOUT = 240
@@ -24,17 +22,6 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 QUERY = "demo_nda/1"
 KEY = "sk-test-DO-NOT-LEAK-compare-answers-42"
 EXCERPT = re.compile(r"^\[(#\d+)\] (\S+), characters", re.M)
-
-
-@pytest.fixture(scope="module")
-def prebuilt(embed_cache) -> Path:
-    """The demo corpus with the Compare page's indexes saved (what `sac index` does)."""
-    demo = ensure_demo_corpus(embed_cache)
-    settings = state.Settings(state.resolve_data_source(str(demo), embed_cache), embed_cache, "full",
-                              available_datasets(demo), "file", 150)  # fmt: skip
-    bench = load_benchmark(demo, settings.datasets, "full")
-    Workspace.open(bench, compare.compare_columns(settings.base_config()), demo, embed_cache, save=True)
-    return demo
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 @pytest.fixture(scope="module")
-def results_dir(tmp_path_factory, embed_cache) -> Path:
+def results_dir(tmp_path_factory, embed_cache, prebuild) -> Path:
     """A tiny demo sweep for the Curves page."""
     demo = ensure_demo_corpus(embed_cache)
     root = tmp_path_factory.mktemp("results")
@@ -38,14 +38,6 @@ def results_dir(tmp_path_factory, embed_cache) -> Path:
     run_with_progress(sweep, demo, embed_cache, root / sweep.name)
     prebuild(demo, embed_cache)  # Compare finds its indexes saved, as after `sac index`
     return root
-
-
-def prebuild(data: Path, cache: Path, provider: str = "file", protocol: str = "full") -> None:
-    """Save the indexes the Compare page opens for this data (what `sac index` does)."""
-    settings = state.Settings(state.resolve_data_source(str(data), cache), cache, protocol,
-                              available_datasets(data), provider, 150)  # fmt: skip
-    bench = load_benchmark(data, settings.datasets, protocol)
-    Workspace.open(bench, compare.compare_columns(settings.base_config()), data, cache, save=True)
 
 
 @pytest.fixture
@@ -188,7 +180,7 @@ def test_openai_provider_needs_a_key_then_asks_before_spending(env, monkeypatch)
     assert all("sk-test-secret" not in str(v) for v in [*shown, *at.query_params.values()])
 
 
-def test_document_markup_is_escaped_not_rendered(env, tmp_path, monkeypatch):
+def test_document_markup_is_escaped_not_rendered(env, tmp_path, monkeypatch, prebuild):
     doc = (
         'MASTER AGREEMENT between Alpha Ltd and Beta Inc.\n\n<script>alert("pwned")</script> '
         "The fee is $5 or <b>$6</b>.\n\nThis Agreement is governed by the laws of Delaware.\n"
@@ -396,7 +388,7 @@ def test_tune_with_an_empty_benchmark_says_there_are_no_queries(env, tmp_path, m
 HOSTILE = "[x](javascript:alert(1))"
 
 
-def test_a_dataset_named_like_a_markdown_link_is_shown_as_it_is(env, tmp_path, monkeypatch):
+def test_a_dataset_named_like_a_markdown_link_is_shown_as_it_is(env, tmp_path, monkeypatch, prebuild):
     text = "Alpha agreement.\n\nGoverning law: Delaware."
     span = [18, len(text)]
     tests = [
@@ -457,7 +449,7 @@ def test_compare_builds_missing_indexes_in_the_background_and_fills_in(env, demo
 # --------------------------------------------------------------------------- your own documents
 
 
-def test_ingested_documents_without_gold_answer_free_text_questions(env, demo_dir, tmp_path, monkeypatch):
+def test_ingested_documents_without_gold_answer_free_text_questions(env, demo_dir, tmp_path, monkeypatch, prebuild):
     source = tmp_path / "mine"
     source.mkdir()
     for path in sorted((demo_dir / "corpus" / "demo_nda").glob("*.txt"))[:4]:
