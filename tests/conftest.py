@@ -6,6 +6,7 @@ import json
 import os
 import random
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -93,10 +94,12 @@ def slower_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @dataclass
 class ChatReply:
     """One scripted chat answer: ``status`` 200 with ``content`` (streamed in ``pieces`` when the
-    request asks for a stream), or an error status (429 comes with ``Retry-After: 0``)."""
+    request asks for a stream), or an error status (429 comes with ``Retry-After: 0``), sent after
+    ``delay`` seconds (a client's timeout)."""
 
     content: str = ""
     status: int = 200
+    delay: float = 0.0
     pieces: int = 3
     prompt_tokens: int = 100
     completion_tokens: int = 20
@@ -163,6 +166,7 @@ def chat_server() -> Iterator[Callable[[Callable[[dict], dict]], ChatServer]]:
                     state.requests.append(body)
                     state.auth.append(self.headers.get("Authorization", ""))
                     reply = ChatReply(**respond(body)) if self.path == "/v1/chat/completions" else ChatReply(status=404)
+                time.sleep(reply.delay)
                 if reply.status != 200:
                     payload = json.dumps({"error": {"message": f"scripted {reply.status}", "type": "test"}}).encode()
                     kind = "application/json"

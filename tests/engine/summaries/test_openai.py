@@ -3,16 +3,12 @@ on 127.0.0.1 (stdlib http.server in a thread)."""
 
 from __future__ import annotations
 
-import json
 import logging
 import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -23,93 +19,15 @@ API_KEY = "sk-test-DO-NOT-LEAK-0123456789abcdef"
 DOC = "MUTUAL NON-DISCLOSURE AGREEMENT between Acme Corp. and Beta LLC dated March 3, 2020. " * 20
 
 
-@dataclass
-class Reply:
-    """One scripted answer: ``status`` 200 with ``content``, an error status, or a delay first."""
-
-    content: str = ""
-    status: int = 200
-    delay: float = 0.0
-    prompt_tokens: int = 100
-    completion_tokens: int = 20
+def reply(content: str = "", **fields: object) -> dict:
+    """One scripted answer for the shared ``chat_server`` (tests/conftest.py): ``content`` with status
+    200, an error ``status``, or a ``delay`` (seconds) first."""
+    return {"content": content, **fields}
 
 
-@dataclass
-class FakeServer:
-    url: str
-    requests: list[dict] = field(default_factory=list)  # JSON bodies, in arrival order
-    auth: list[str] = field(default_factory=list)  # Authorization headers
-
-
-def _chat_body(content: str, reply: Reply, model: str) -> bytes:
-    return json.dumps(
-        {
-            "id": "chatcmpl-test",
-            "object": "chat.completion",
-            "created": 0,
-            "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-            "usage": {
-                "prompt_tokens": reply.prompt_tokens,
-                "completion_tokens": reply.completion_tokens,
-                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
-            },
-        }
-    ).encode()
-
-
-@pytest.fixture
-def serve() -> Iterator[Callable[[Callable[[dict], Reply]], FakeServer]]:
-    """Start a server whose answers come from ``respond(request_body)``."""
-    servers: list[ThreadingHTTPServer] = []
-
-    def start(respond: Callable[[dict], Reply]) -> FakeServer:
-        state = FakeServer(url="")
-        lock = threading.Lock()
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with lock:
-                    state.requests.append(body)
-                    state.auth.append(self.headers.get("Authorization", ""))
-                    reply = respond(body)
-                if self.path != "/v1/chat/completions":
-                    reply = Reply(status=404)
-                time.sleep(reply.delay)
-                payload = (
-                    _chat_body(reply.content, reply, body["model"])
-                    if reply.status == 200
-                    else json.dumps({"error": {"message": f"scripted {reply.status}", "type": "test"}}).encode()
-                )
-                try:
-                    self.send_response(reply.status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
-                    self.end_headers()
-                    self.wfile.write(payload)
-                except OSError:
-                    pass  # the client gave up (timeout test)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-        servers.append(server)
-        state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-        return state
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
-
-
-def script(*replies: Reply) -> Callable[[dict], Reply]:
+def script(*replies: dict) -> Callable[[dict], dict]:
     queue = list(replies)
-    return lambda body: queue.pop(0) if queue else Reply(status=400)
+    return lambda body: queue.pop(0) if queue else reply(status=400)
 
 
 def config(url: str, **changes: object) -> SummaryConfig:
@@ -122,9 +40,9 @@ def last_user_message(request: dict) -> str:
     return [m for m in request["messages"] if m["role"] == "user"][-1]["content"]
 
 
-def test_normal_answer_is_used_as_is_with_paper_prompt_and_settings(serve, tmp_path: Path) -> None:
-    server = serve(
-        script(Reply("Mutual NDA between Acme Corp. and Beta LLC (2020).", prompt_tokens=321, completion_tokens=12))
+def test_normal_answer_is_used_as_is_with_paper_prompt_and_settings(chat_server, tmp_path: Path) -> None:
+    server = chat_server(
+        script(reply("Mutual NDA between Acme Corp. and Beta LLC (2020).", prompt_tokens=321, completion_tokens=12))
     )
     records = summarize_documents({"nda/a.txt": DOC}, config(server.url), tmp_path, api_key=API_KEY, progress=False)
     record = records["nda/a.txt"]
@@ -147,8 +65,8 @@ def test_normal_answer_is_used_as_is_with_paper_prompt_and_settings(serve, tmp_p
     assert server.auth == [f"Bearer {API_KEY}"]
 
 
-def test_over_long_answer_is_regenerated_with_a_lower_target(serve, tmp_path: Path) -> None:
-    server = serve(script(Reply("x " * 120), Reply("y " * 100), Reply("Short enough summary.")))
+def test_over_long_answer_is_regenerated_with_a_lower_target(chat_server, tmp_path: Path) -> None:
+    server = chat_server(script(reply("x " * 120), reply("y " * 100), reply("Short enough summary.")))
     record = summarize_documents({"a.txt": DOC}, config(server.url), tmp_path, api_key=API_KEY, progress=False)["a.txt"]
     assert record.summary == "Short enough summary."
     assert record.attempts == ((150, 239), (130, 199), (110, 21))
@@ -163,9 +81,9 @@ def test_over_long_answer_is_regenerated_with_a_lower_target(serve, tmp_path: Pa
     assert record.input_tokens == 300 and record.output_tokens == 60
 
 
-def test_still_too_long_after_retries_is_cut_at_a_word_boundary(serve, tmp_path: Path) -> None:
+def test_still_too_long_after_retries_is_cut_at_a_word_boundary(chat_server, tmp_path: Path) -> None:
     long_answer = "alpha beta gamma delta " * 20
-    server = serve(lambda body: Reply(long_answer))
+    server = chat_server(lambda body: reply(long_answer))
     cfg = config(server.url, max_retries_length=2)
     record = summarize_documents({"a.txt": DOC}, cfg, tmp_path, api_key=API_KEY, progress=False)["a.txt"]
     assert len(server.requests) == 3
@@ -174,24 +92,24 @@ def test_still_too_long_after_retries_is_cut_at_a_word_boundary(serve, tmp_path:
     assert long_answer.startswith(record.summary) and long_answer[len(record.summary)] == " "
 
 
-def test_429_and_500_are_retried_then_succeed(serve, tmp_path: Path) -> None:
-    server = serve(script(Reply(status=429), Reply(status=500), Reply(status=503), Reply("Fine summary.")))
+def test_429_and_500_are_retried_then_succeed(chat_server, tmp_path: Path) -> None:
+    server = chat_server(script(reply(status=429), reply(status=500), reply(status=503), reply("Fine summary.")))
     record = summarize_documents({"a.txt": DOC}, config(server.url), tmp_path, api_key=API_KEY, progress=False)["a.txt"]
     assert record.summary == "Fine summary."
     assert len(server.requests) == 4
     assert record.attempts == ((150, 13),)
 
 
-def test_timeout_is_retried(serve, tmp_path: Path) -> None:
-    server = serve(script(Reply("too late", delay=1.5), Reply("In time.")))
+def test_timeout_is_retried(chat_server, tmp_path: Path) -> None:
+    server = chat_server(script(reply("too late", delay=1.5), reply("In time.")))
     cfg = config(server.url, timeout=0.5)
     record = summarize_documents({"a.txt": DOC}, cfg, tmp_path, api_key=API_KEY, progress=False)["a.txt"]
     assert record.summary == "In time."
     assert len(server.requests) == 2
 
 
-def test_gives_up_after_max_retries_with_clear_error(serve, tmp_path: Path) -> None:
-    server = serve(lambda body: Reply(status=500))
+def test_gives_up_after_max_retries_with_clear_error(chat_server, tmp_path: Path) -> None:
+    server = chat_server(lambda body: reply(status=500))
     with pytest.raises(SummaryError, match=r"a\.txt: API error 500 .*gave up after 3 requests"):
         summarize_documents(
             {"a.txt": DOC}, config(server.url, max_retries_api=2), tmp_path, api_key=API_KEY, progress=False
@@ -199,18 +117,20 @@ def test_gives_up_after_max_retries_with_clear_error(serve, tmp_path: Path) -> N
     assert len(server.requests) == 3
 
 
-def test_client_errors_are_not_retried_and_never_show_the_key(serve, tmp_path: Path) -> None:
-    server = serve(lambda body: Reply(status=401))
+def test_client_errors_are_not_retried_and_never_show_the_key(chat_server, tmp_path: Path) -> None:
+    server = chat_server(lambda body: reply(status=401))
     with pytest.raises(SummaryError, match="401") as info:
         summarize_documents({"a.txt": DOC}, config(server.url), tmp_path, api_key=API_KEY, progress=False)
     assert len(server.requests) == 1
     assert API_KEY not in str(info.value)
 
 
-def test_rerun_makes_no_request_and_key_is_nowhere_on_disk_or_in_logs(serve, tmp_path: Path, caplog) -> None:
+def test_rerun_makes_no_request_and_key_is_nowhere_on_disk_or_in_logs(chat_server, tmp_path: Path, caplog) -> None:
     caplog.set_level(logging.DEBUG)
     docs = {f"d{i}.txt": f"Agreement number {i} between Party{i} Inc. and Other{i} LLC. " * 30 for i in range(5)}
-    server = serve(lambda body: Reply("Summary of " + body["messages"][0]["content"].split("number ")[1][:2].strip()))
+    server = chat_server(
+        lambda body: reply("Summary of " + body["messages"][0]["content"].split("number ")[1][:2].strip())
+    )
     cfg = config(server.url, concurrency=3)
     first = summarize_documents(docs, cfg, tmp_path, api_key=API_KEY, progress=False)
     assert len(server.requests) == 5
@@ -231,26 +151,26 @@ def test_rerun_makes_no_request_and_key_is_nowhere_on_disk_or_in_logs(serve, tmp
     assert API_KEY not in repr(cfg) and API_KEY not in repr(first)
 
 
-def test_interrupted_run_resumes_where_it_stopped(serve, tmp_path: Path) -> None:
+def test_interrupted_run_resumes_where_it_stopped(chat_server, tmp_path: Path) -> None:
     docs = {"a.txt": "first document " * 50, "b.txt": "second document " * 50, "c.txt": "third document " * 50}
 
-    def respond(body: dict) -> Reply:
-        return Reply(status=400) if "second document" in body["messages"][0]["content"] else Reply("ok summary")
+    def respond(body: dict) -> dict:
+        return reply(status=400) if "second document" in body["messages"][0]["content"] else reply("ok summary")
 
-    server = serve(respond)
+    server = chat_server(respond)
     with pytest.raises(SummaryError, match=r"b\.txt"):
         summarize_documents(docs, config(server.url), tmp_path, api_key=API_KEY, progress=False)
     asked = len(server.requests)
 
-    healthy = serve(lambda body: Reply("ok summary"))
+    healthy = chat_server(lambda body: reply("ok summary"))
     records = summarize_documents(docs, config(healthy.url), tmp_path, api_key=API_KEY, progress=False)
     assert records["a.txt"].cached  # kept from the failed run
     assert not records["b.txt"].cached
     assert len(healthy.requests) == 3 - (asked - 1)  # only what the failed run did not finish
 
 
-def test_key_from_environment_and_missing_key_error(serve, tmp_path: Path, monkeypatch) -> None:
-    server = serve(script(Reply("From env key.")))
+def test_key_from_environment_and_missing_key_error(chat_server, tmp_path: Path, monkeypatch) -> None:
+    server = chat_server(script(reply("From env key.")))
     monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
     record = summarize_documents({"a.txt": DOC}, config(server.url), tmp_path, progress=False)["a.txt"]
     assert record.summary == "From env key." and server.auth == [f"Bearer {API_KEY}"]
@@ -262,8 +182,8 @@ def test_key_from_environment_and_missing_key_error(serve, tmp_path: Path, monke
         summarize_documents({"c.txt": DOC + " More."}, SummaryConfig(provider="openai"), tmp_path, progress=False)
 
 
-def test_long_document_is_sent_as_head_and_tail(serve, tmp_path: Path) -> None:
-    server = serve(script(Reply("Long doc summary.")))
+def test_long_document_is_sent_as_head_and_tail(chat_server, tmp_path: Path) -> None:
+    server = chat_server(script(reply("Long doc summary.")))
     text = "HEAD " + "middle " * 2000 + " TAIL"
     summarize_documents(
         {"a.txt": text}, config(server.url, max_input_tokens=200), tmp_path, api_key=API_KEY, progress=False
@@ -273,7 +193,7 @@ def test_long_document_is_sent_as_head_and_tail(serve, tmp_path: Path) -> None:
     assert content.count("middle") < 130  # 100 tokens ≈ 400 characters from each end
 
 
-def test_cost_estimate_before_and_reported_tokens_after(serve, tmp_path: Path) -> None:
+def test_cost_estimate_before_and_reported_tokens_after(chat_server, tmp_path: Path) -> None:
     docs = {"a.txt": "word " * 400, "b.txt": "word " * 800}
     cfg = config("http://127.0.0.1:9/v1")
     estimate = estimate_cost(docs, cfg)
@@ -282,7 +202,7 @@ def test_cost_estimate_before_and_reported_tokens_after(serve, tmp_path: Path) -
     assert estimate.output_tokens == 2 * 38
     assert estimate.usd == pytest.approx((estimate.input_tokens * 0.15 + estimate.output_tokens * 0.60) / 1e6)
 
-    server = serve(lambda body: Reply("A summary.", prompt_tokens=1000, completion_tokens=10))
+    server = chat_server(lambda body: reply("A summary.", prompt_tokens=1000, completion_tokens=10))
     records = summarize_documents(docs, config(server.url), tmp_path, api_key=API_KEY, progress=False)
     spent = run_cost(records, cfg)
     assert (spent.documents, spent.input_tokens, spent.output_tokens, spent.estimated) == (2, 2000, 20, False)
