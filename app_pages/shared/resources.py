@@ -115,7 +115,6 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
     shared), and the columns still being built in the background (their progress is drawn here)."""
     bench = benchmark(s)
     confirm_openai(s, bench, columns, "compare")
-    compare.search_threads(1)  # one question per session at a time: no OpenMP workers fighting over the cores
     retrievers, summaries, pending = {}, {}, []
     failed: tuple[str, Exception] | None = None
     keys = [

@@ -16,7 +16,7 @@ from ..engine.data import Query as Query
 from ..engine.embedding import Embedder as Embedder
 from ..engine.embedding import Embedders
 from ..engine.entities import extract_entities
-from ..engine.indexes import search_threads as search_threads
+from ..engine.indexes import search_threads
 from ..engine.retrieval import Hit, Ranker, as_spans, augment
 from ..engine.summaries import CostEstimate, SummaryConfig, estimate_cost
 from ..engine.summaries import SummaryError as SummaryError
@@ -127,7 +127,9 @@ def open_column(
 ) -> tuple[Ranker, Mapping[str, str]]:
     """The column's ranker opened from its saved index (``embedder``: the server's loaded model), and
     the summaries its index prepended ({} when none); raises :class:`NotBuilt` when the index is
-    missing or stale (never builds: that is a job)."""
+    missing or stale (never builds: that is a job). The server's searches run single-threaded from
+    then on (:func:`~sac_core.engine.indexes.search_threads`): one question per session at a time."""
+    search_threads(1)
     embedders = Embedders(cache_dir)
     embedders.add(embedder)
     ctx = OpenContext(bench, Path(data_dir), Path(cache_dir), embedders, api_key=api_key, build=False)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .warm import warm
+from .warm import healthy, run_once
 
 PROJECT = Path(__file__).resolve().parents[2]  # the folder of app.py
 CHROMIUM = Path("/usr/bin/chromium")
@@ -49,18 +49,13 @@ class Server:
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
-    import urllib.request  # (loads ssl: only when a server is started)
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
+        if healthy(url):
+            return
+        time.sleep(0.3)
     raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f}s:\n{log.read_text()[-3000:]}")
 
 
@@ -87,7 +82,7 @@ def serve(
     try:
         _wait_healthy(url, proc, log, timeout)
         if warmed:
-            warm(url, timeout)
+            run_once(url, timeout)
         yield Server(url, log, proc)
     finally:
         proc.terminate()

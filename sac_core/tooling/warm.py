@@ -15,33 +15,46 @@ from __future__ import annotations
 
 import sys
 import time
-import urllib.error
-import urllib.request
 
 HEALTH = "/_stcore/health"
 SCRIPT_HEALTH = "/_stcore/script-health-check"
 
 
-def warm(url: str, timeout: float = 120) -> str:
-    """Wait until the server at ``url`` answers, then have it run the app script once. Returns the
-    probe's answer ("ok", or why not: "error", "timeout", "unreachable")."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url + HEALTH, timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        return "unreachable"
+def healthy(url: str) -> bool:
+    """One look: does the server at ``url`` answer its health check?"""
+    import urllib.request  # (loads ssl: only when a server is asked)
+
     try:
-        with urllib.request.urlopen(url + SCRIPT_HEALTH, timeout=max(1.0, deadline - time.monotonic())) as r:
+        with urllib.request.urlopen(url + HEALTH, timeout=2) as r:
+            return r.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+def run_once(url: str, timeout: float) -> str:
+    """Have the (answering) server at ``url`` run the app script once: "ok", "error" (the script
+    failed or did not end in Streamlit's own limit) or "unreachable"."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url + SCRIPT_HEALTH, timeout=max(1.0, timeout)) as r:
             return r.read().decode("utf-8", "replace").strip() or "ok"
-    except urllib.error.HTTPError:  # 503: the script failed; the page will say why to whoever opens it
+    except urllib.error.HTTPError:  # 503: the page will say why to whoever opens it
         return "error"
     except OSError:
         return "unreachable"
+
+
+def warm(url: str, timeout: float = 120) -> str:
+    """Wait until the server at ``url`` answers, then :func:`run_once` (its answer; "unreachable"
+    when the server never answered within ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not healthy(url):
+        if time.monotonic() >= deadline:
+            return "unreachable"
+        time.sleep(0.3)
+    return run_once(url, deadline - time.monotonic())
 
 
 def main(argv: list[str]) -> int:
