@@ -50,8 +50,8 @@ span.muted { color: #6b7280; }
 .sac-doc span.gap { background: transparent; color: #9ca3af; }
 .sac-doc span.gold { background: #fde68a; box-shadow: inset 0 -2px #f59e0b; }
 .sac-doc sup.cno { color: #1d4ed8; font-weight: 700; font-size: 0.65rem; margin: 0 2px; }
-pre.sac-prompt { white-space: pre-wrap; font-size: 0.8rem; background: #f9fafb; border: 1px solid #e5e7eb;
-                 border-radius: 6px; padding: 8px 10px; }
+div.sac-prompt { white-space: pre-wrap; font-family: "Source Code Pro", monospace; font-size: 0.8rem;
+                 background: #f9fafb; border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px 10px; }
 table.sac-table { border-collapse: collapse; width: 100%; font-size: 0.84rem; }
 table.sac-table th, table.sac-table td { border: 1px solid #e5e7eb; padding: 4px 6px; vertical-align: top;
                                         text-align: left; }
@@ -256,8 +256,9 @@ def summary_rows(
 
 def prompt_html(text: str) -> str:
     """A summary prompt as escaped, wrapped monospace text. Not ``st.code``: its syntax highlighter
-    is a large script the browser would load before Compare's first chunks (issue 27)."""
-    return f'<pre class="sac-prompt">{esc(text)}</pre>'
+    is a large script the browser would load before Compare's first chunks (issue 27). A ``div``,
+    not a ``pre``: Streamlit's Markdown drops a ``pre``'s class, and with it the style."""
+    return f'<div class="sac-prompt">{esc(text)}</div>'
 
 
 def summary_table(rows: Sequence[SummaryRow]) -> str:

@@ -152,7 +152,7 @@ def test_compare_shows_the_summaries_and_their_prompts(env):
     at = _app()
     html = _html(at)
     assert '<table class="sac-table">' in html and "Mutual NDA between Acme Robotics" in _shown(at)
-    prompts = [m.value for m in at.main.markdown if m.value.startswith('<pre class="sac-prompt">')]
+    prompts = [m.value for m in at.main.markdown if m.value.startswith('<div class="sac-prompt">')]
     assert len(prompts) == 2 and all("{document}" in unescape(p) for p in prompts)
 
 

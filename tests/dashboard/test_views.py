@@ -206,6 +206,6 @@ def test_hit_cards_use_the_trimmed_card_only_for_trimmed_hits():
 
 def test_prompt_html_is_escaped_wrapped_text():
     out = views.prompt_html("Summarise <b>{document}</b> in *one* line.")
-    assert out.startswith('<pre class="sac-prompt">') and out.endswith("</pre>")
+    assert out.startswith('<div class="sac-prompt">') and out.endswith("</div>")
     assert "<b>" not in out and "*one*" not in out  # no markup, no Markdown
-    assert html.unescape(out) == '<pre class="sac-prompt">Summarise <b>{document}</b> in *one* line.</pre>'
+    assert html.unescape(out) == '<div class="sac-prompt">Summarise <b>{document}</b> in *one* line.</div>'
