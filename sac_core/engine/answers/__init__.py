@@ -13,6 +13,7 @@ from .excerpts import Excerpt, excerpts_of
 from .extractive import ExtractiveAnswerer
 from .llm import ANSWER_PROMPT, NOT_IN_EXCERPTS, AnswerError, LLMAnswerer, answer_cost
 from .scoring import AnswerScores, score_answer
+from .sources import DocumentNames, Sources, file_words, has_content, sources
 from .types import Answer, Answerer, Citation
 
 __all__ = [
@@ -23,12 +24,17 @@ __all__ = [
     "AnswerScores",
     "Answerer",
     "Citation",
+    "DocumentNames",
     "Excerpt",
     "ExtractiveAnswerer",
     "LLMAnswerer",
+    "Sources",
     "answer_cost",
     "cited_labels",
     "excerpts_of",
+    "file_words",
+    "has_content",
     "score_answer",
+    "sources",
     "unknown_labels",
 ]

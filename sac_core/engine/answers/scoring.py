@@ -2,22 +2,22 @@
 
 Both come from Google's ``rouge-score`` package (lower-cased alphanumeric tokens, Porter stemming):
 token F1 is its ROUGE-1 F-measure (the F1 of the unigram overlap, multiset counts, the formula of
-SQuAD's token F1), ROUGE-L its longest-common-subsequence F-measure. Citation markers (``[#2]``) and
-the quotes the extractive answerer adds are removed from the answer first.
+SQuAD's token F1), ROUGE-L its longest-common-subsequence F-measure. Citation markers (``[#2]``,
+outside quotations: a quoted "[1]" is the document's) and typographic quotation marks are removed
+from the answer first.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from .citations import Spans, split_citations
+
 if TYPE_CHECKING:
     from rouge_score import rouge_scorer
-
-_CITATION = re.compile(r"\[\s*#?\d+(?:\s*[,;]\s*#?\d+)*\s*\]")
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,14 @@ def _scorer() -> rouge_scorer.RougeScorer:
     return rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
 
 
-def plain_answer(text: str) -> str:
-    """The answer's words: citation markers and typographic quotes removed."""
-    return " ".join(_CITATION.sub(" ", text).replace("“", " ").replace("”", " ").split())
+def plain_answer(text: str, quotes: Spans | None = None) -> str:
+    """The answer's words: citation markers (outside ``quotes``; None: those
+    :func:`~.citations.quotations` finds) and typographic quotation marks removed."""
+    words = " ".join(p if isinstance(p, str) else " " for p in split_citations(text, quotes))
+    return " ".join(words.replace("“", " ").replace("”", " ").split())
 
 
-def score_answer(answer: str, gold_texts: Sequence[str]) -> AnswerScores:
-    """Token F1 and ROUGE-L F of ``answer`` against the gold spans' texts (joined)."""
-    scores = _scorer().score("\n".join(gold_texts), plain_answer(answer))
+def score_answer(answer: str, gold_texts: Sequence[str], quotes: Spans | None = None) -> AnswerScores:
+    """Token F1 and ROUGE-L F of ``answer`` (its quotations at ``quotes``) against the gold spans' texts (joined)."""
+    scores = _scorer().score("\n".join(gold_texts), plain_answer(answer, quotes))
     return AnswerScores(scores["rouge1"].fmeasure, scores["rougeL"].fmeasure)

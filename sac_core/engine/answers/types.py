@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .citations import cited_labels, unknown_labels
+from .citations import cited_labels, quotations, unknown_labels
 from .excerpts import Excerpt
 
 
@@ -26,7 +26,10 @@ class Citation:
 class Answer:
     """An answer with its citations. ``problem`` says what is wrong with it when something is (a
     citation to no excerpt, an empty reply), in a sentence for people; ``cached``: no request was
-    sent. ``input_tokens``/``output_tokens``: what the API reported (0 offline or cached)."""
+    sent. ``input_tokens``/``output_tokens``: what the API reported (0 offline or cached).
+    ``quotes``: the quotations in ``text`` as ``[start, end)`` character spans (marks included):
+    document text shown as it is, never read for citations; None: not known, found in the text
+    (:attr:`quote_spans`)."""
 
     text: str
     citations: tuple[Citation, ...]
@@ -35,6 +38,12 @@ class Answer:
     cached: bool = False
     input_tokens: int = 0
     output_tokens: int = 0
+    quotes: tuple[tuple[int, int], ...] | None = None
+
+    @property
+    def quote_spans(self) -> tuple[tuple[int, int], ...]:
+        """:attr:`quotes`, or when not known the quotations :func:`~.citations.quotations` finds."""
+        return quotations(self.text) if self.quotes is None else self.quotes
 
     @property
     def cites_other_document(self) -> bool:
@@ -62,24 +71,27 @@ def cite(
     cached: bool = False,
     input_tokens: int = 0,
     output_tokens: int = 0,
+    quotes: tuple[tuple[int, int], ...] | None = None,
 ) -> Answer:
-    """An :class:`Answer` for ``text``: its citations resolved against ``excerpts``; a citation of a
-    label no excerpt has makes ``problem``."""
+    """An :class:`Answer` for ``text``: its citations (outside ``quotes``; None: the quotations
+    :func:`~.citations.quotations` finds) resolved against ``excerpts``; a citation of a label no
+    excerpt has makes ``problem``."""
+    quotes = quotations(text) if quotes is None else tuple(quotes)
     by_label = {e.label: e for e in excerpts}
-    labels = cited_labels(text)
+    labels = cited_labels(text, quotes)
     citations = tuple(
         Citation(label, by_label[label].file_path, by_label[label].start, by_label[label].end)
         for label in labels
         if label in by_label
     )
-    missing = unknown_labels(text, by_label)
+    missing = unknown_labels(text, by_label, quotes)
     problem = None
     if not text.strip():
         problem = "the answer is empty"
     elif missing:
         shown = ", ".join(f"[{label}]" for label in missing)
         problem = f"the answer cites {shown}, which no excerpt has (excerpts {excerpts[0].label}–{excerpts[-1].label})"
-    return Answer(text, citations, answerer, problem, cached, input_tokens, output_tokens)
+    return Answer(text, citations, answerer, problem, cached, input_tokens, output_tokens, quotes)
 
 
 class Answerer(Protocol):

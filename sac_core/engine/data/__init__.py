@@ -1,7 +1,15 @@
 """Data: the LegalBench-RAG layout, query-selection protocols and the generated demo benchmark."""
 
-from .benchmark import available_datasets, load_benchmark, parse_datasets, read_document, read_queries
+from .benchmark import (
+    available_datasets,
+    load_benchmark,
+    parse_datasets,
+    read_benchmark_file,
+    read_document,
+    read_queries,
+)
 from .demo import write_demo_corpus
+from .digests import file_sha256, folder_stamp
 from .heldout import write_heldout
 from .ingest import ExtractionError, IngestReport, extract, ingest_folder
 from .paths import (
@@ -25,13 +33,12 @@ from .runfiles import (
     RunFileError,
     Snippet,
     decode,
-    doc_id,
+    named_queries,
     parse_doc_id,
     parse_run,
     run_check,
-    write_jsonl,
-    write_trec,
 )
+from .runwrite import doc_id, write_jsonl, write_trec
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
 
 __all__ = [
@@ -61,12 +68,16 @@ __all__ = [
     "default_cache_dir",
     "doc_id",
     "extract",
+    "file_sha256",
+    "folder_stamp",
     "ingest_folder",
     "load_benchmark",
+    "named_queries",
     "parse_datasets",
     "parse_doc_id",
     "parse_run",
     "project_root",
+    "read_benchmark_file",
     "read_document",
     "read_queries",
     "resolve_data_dir",

@@ -6,10 +6,9 @@ Layout (``--data`` / ``SAC_DATA_DIR``)::
     benchmarks/<dataset>.json            {"tests": [{"query", "snippets": [{"file_path", "span", "answer"}]}]}
 
 Spans are ``[start, end)`` in Python ``str`` characters of the document text. A benchmark file
-derived from another (``sac noname``) says how in an optional top-level string field
-``"transform"``. Every problem
-found while loading raises :class:`BenchmarkError` naming the file (and the query), never a
-bare traceback and never a silent skip. Every file and folder read goes through
+derived from another (``sac noname``, ``sac reword``) says how in an optional top-level string field
+``"transform"``. Every problem found while loading raises :class:`BenchmarkError` naming the file
+(and the query), never a bare traceback and never a silent skip. Every file and folder read goes through
 :func:`~.paths.confined` (a server's ``$SAC_DATA_ROOT``).
 """
 
@@ -18,7 +17,9 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+from .digests import read_with_sha256
 from .paths import confined
 from .protocols import select
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
@@ -45,24 +46,33 @@ def read_queries(data_dir: Path, dataset: str) -> list[Query]:
     return _parse_benchmark(data_dir, dataset)[0]
 
 
-def _parse_benchmark(data_dir: Path, dataset: str) -> tuple[list[Query], list[list[str]], str]:
-    """Queries of one benchmark file, per query the 'answer' strings of its snippets, and the file's
-    ``"transform"`` ("" when absent)."""
-    path = data_dir / "benchmarks" / f"{dataset}.json"
+def read_benchmark_file(path: Path) -> dict[str, Any]:
+    """One benchmark file's JSON object as written, checked only for its shape: a list field
+    ``"tests"`` and, when present, a string field ``"transform"``. Raises :class:`BenchmarkError`
+    naming the file when it is missing, unreadable, not UTF-8, not JSON or of another shape."""
     try:
         raw = json.loads(confined(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BenchmarkError(f"{path}: benchmark file not found") from None
+    except OSError as e:
+        raise BenchmarkError(f"{path}: cannot read ({e.strerror or type(e).__name__})") from None
     except UnicodeDecodeError as e:
         raise BenchmarkError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise BenchmarkError(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    tests = raw.get("tests") if isinstance(raw, dict) else None
-    if not isinstance(tests, list):
+    if not isinstance(raw, dict) or not isinstance(raw.get("tests"), list):
         raise BenchmarkError(f"{path}: expected an object with a list field 'tests'")
-    transform = raw.get("transform", "")
-    if not isinstance(transform, str):
-        raise BenchmarkError(f"{path}: field 'transform' must be a string, got {transform!r}")
+    if not isinstance(raw.get("transform", ""), str):
+        raise BenchmarkError(f"{path}: field 'transform' must be a string, got {raw['transform']!r}")
+    return raw
+
+
+def _parse_benchmark(data_dir: Path, dataset: str) -> tuple[list[Query], list[list[str]], str]:
+    """Queries of one benchmark file, per query the 'answer' strings of its snippets, and the file's
+    ``"transform"`` ("" when absent)."""
+    path = data_dir / "benchmarks" / f"{dataset}.json"
+    raw = read_benchmark_file(path)
+    tests, transform = raw["tests"], raw.get("transform", "")
     queries, answers = [], []
     for i, test in enumerate(tests):
         qid = f"{dataset}/{i}"
@@ -107,12 +117,13 @@ def _inside_corpus(file_path: str) -> bool:
 def read_document(data_dir: Path, file_path: str) -> Document:
     path = data_dir / "corpus" / file_path
     try:
-        text = confined(path).read_bytes().decode("utf-8")
+        data, sha256 = read_with_sha256(confined(path))
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise BenchmarkError(f"{path}: document not found") from None
     except UnicodeDecodeError as e:
         raise BenchmarkError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
-    return Document(file_path, text)
+    return Document(file_path, text, sha256)
 
 
 def _check_spans(data_dir: Path, query: Query, answers: list[str], docs: dict[str, Document]) -> None:

@@ -17,7 +17,8 @@ document). Two formats are read and written:
   twice, a doc id twice or a score that rises with the rank is an error.
 
 Every problem raises :class:`RunFileError` naming the file, the line and the field; nothing is
-returned half-read. Which queries and documents exist is the caller's :class:`RunCheck`.
+returned half-read. Which queries and documents exist is the caller's :class:`RunCheck`. Runs are
+written in both formats by :mod:`.runwrite`.
 """
 
 from __future__ import annotations
@@ -30,14 +31,14 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from .benchmark import read_document, read_queries
 from .types import Benchmark, BenchmarkError, Query
 
 FORMATS: tuple[str, ...] = ("jsonl", "trec")
 MAX_BYTES = 256 * 1024 * 1024  # a run of 7,000 queries × 64 snippets is about 50 MB of JSONL
-_DOC_ID = re.compile(r"^(?P<path>[^#\s]+)#(?P<start>\d+)-(?P<end>\d+)$")
+_DOC_ID = re.compile(r"^(?P<path>[^#\s]+)#(?P<start>\d{1,18})-(?P<end>\d{1,18})$")  # 18 digits: any document
 
 
 class RunFileError(ValueError):
@@ -88,13 +89,8 @@ class ParsedRun:
     skipped: int = 0
 
 
-def doc_id(snippet: Snippet) -> str:
-    """``file_path#start-end``, the path percent-encoded (``/`` kept): a TREC doc id without spaces."""
-    return f"{quote(snippet.file_path, safe='/')}#{snippet.start}-{snippet.end}"
-
-
 def parse_doc_id(raw: str) -> tuple[str, int, int] | None:
-    """``(file_path, start, end)`` of a doc id written by :func:`doc_id`, or None."""
+    """``(file_path, start, end)`` of a doc id written by :func:`~.runwrite.doc_id`, or None."""
     m = _DOC_ID.match(raw)
     if m is None:
         return None
@@ -129,16 +125,39 @@ def detect_format(text: str) -> str:
 
 def parse_run(text: str, name: str, check: RunCheck, fmt: str | None = None) -> ParsedRun:
     """The run in ``text`` (``name`` names it in errors), validated against ``check``; ``fmt``:
-    ``jsonl``, ``trec`` or None (detected)."""
-    fmt = fmt or detect_format(text)
-    if fmt not in FORMATS:
-        raise RunFileError(f"{name}: unknown run format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    ``jsonl``, ``trec`` or None (detected). An empty file, or one none of whose lines names a
+    query of the benchmark, is an error (not a run that retrieved nothing)."""
+    fmt = _format(text, name, fmt)
     reader = _Reader(name, check)
     if fmt == "jsonl":
         reader.jsonl(text)
     else:
         reader.trec(text)
     return reader.result(fmt)
+
+
+def named_queries(text: str, name: str, known: Mapping[str, Query], fmt: str | None = None) -> set[str]:
+    """The ids of the ``known`` queries the lines of the run in ``text`` name (by ``query_id``, by
+    text or in TREC's first column); snippets are not checked. Raises :class:`RunFileError` as
+    :func:`parse_run` does for a line that names no known query."""
+    reader = _Reader(name, RunCheck(known, frozenset(known), lambda _: None))
+    if _format(text, name, fmt) == "trec":
+        return {reader.trec_query(n, raw) for n, raw in _lines(text)}
+    return {qid for n, raw in _lines(text) if (qid := reader._query(n, reader.row(n, raw))) is not None}
+
+
+def _format(text: str, name: str, fmt: str | None) -> str:
+    if not text.strip():
+        raise RunFileError(f"{name}: the file is empty (no line, so no query); a run has one line per query")
+    fmt = fmt or detect_format(text)
+    if fmt not in FORMATS:
+        raise RunFileError(f"{name}: unknown run format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return fmt
+
+
+def _lines(text: str) -> Iterable[tuple[int, str]]:
+    """``(line number, line)`` of every line that is not blank."""
+    return ((n, raw) for n, raw in enumerate(text.splitlines(), start=1) if raw.strip())
 
 
 class _Reader:
@@ -160,16 +179,24 @@ class _Reader:
 
     # ------------------------------------------------------------------ JSONL
 
+    def row(self, n: int, raw: str) -> dict:
+        """Line ``n`` as a JSON object; anything else (bad JSON, numbers past Python's 4,300 digits,
+        nesting past its recursion limit) is an error naming the line."""
+        try:
+            row = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise self.fail(n, f"not JSON ({e.msg} at column {e.colno})") from None
+        except ValueError:  # int(): "Exceeds the limit (4300 digits) …"
+            raise self.fail(n, "a number with more than 4,300 digits; spans and scores need far fewer") from None
+        except RecursionError:
+            raise self.fail(n, "brackets nested too deep to read; a line is one flat object") from None
+        if not isinstance(row, dict):
+            raise self.fail(n, "expected a JSON object with 'query' or 'query_id' and 'snippets'")
+        return row
+
     def jsonl(self, text: str) -> None:
-        for n, raw in enumerate(text.splitlines(), start=1):
-            if not raw.strip():
-                continue
-            try:
-                row = json.loads(raw)
-            except json.JSONDecodeError as e:
-                raise self.fail(n, f"not JSON ({e.msg} at column {e.colno})") from None
-            if not isinstance(row, dict):
-                raise self.fail(n, "expected a JSON object with 'query' or 'query_id' and 'snippets'")
+        for n, raw in _lines(text):
+            row = self.row(n, raw)
             qid = self._query(n, row)
             key = "snippets" if "snippets" in row else "retrieved"
             snippets = row.get(key)
@@ -260,15 +287,9 @@ class _Reader:
         first: dict[str, int] = {}
         ranks: dict[tuple[str, int], int] = {}
         docs: dict[tuple[str, str], int] = {}
-        for n, raw in enumerate(text.splitlines(), start=1):
-            if not raw.strip():
-                continue
-            cols = raw.split()
-            if len(cols) != 6:
-                raise self.fail(n, f"expected 6 columns 'qid Q0 docid rank score tag', got {len(cols)}")
-            qid, _q0, doc, rank_s, score_s, _tag = cols
-            if qid not in self.check.known:
-                raise self.fail(n, f"column 1 (qid): unknown query {_short(qid)}")
+        for n, raw in _lines(text):
+            qid = self.trec_query(n, raw)
+            _qid, _q0, doc, rank_s, score_s, _tag = raw.split()
             try:
                 rank = int(rank_s)
             except ValueError:
@@ -304,10 +325,22 @@ class _Reader:
             self.lines[qid] = first[qid]
             self.found[qid] = [s for _, _, s in ranked]
 
+    def trec_query(self, n: int, raw: str) -> str:
+        """The known query id TREC line ``n`` names (its six columns checked)."""
+        cols = raw.split()
+        if len(cols) != 6:
+            raise self.fail(n, f"expected 6 columns 'qid Q0 docid rank score tag', got {len(cols)}")
+        if cols[0] not in self.check.known:
+            raise self.fail(n, f"column 1 (qid): unknown query {_short(cols[0])}")
+        return cols[0]
+
     # ------------------------------------------------------------------
 
     def result(self, fmt: str) -> ParsedRun:
         missing = [qid for qid in self.check.known if qid in self.check.selected and qid not in self.found]
+        if not self.found and self.check.selected:
+            raise RunFileError(f"{self.name}: no line names a query of this benchmark ({len(self.check.selected)} "
+                               f"queries; {len(self.skipped)} lines name queries outside it)")  # fmt: skip
         if fmt == "trec":  # a query with nothing retrieved has no line in a TREC run
             for qid in missing:
                 self.found[qid] = []
@@ -320,35 +353,6 @@ class _Reader:
             )
         order = [qid for qid in self.check.known if qid in self.check.selected]
         return ParsedRun(fmt, {qid: tuple(self.found[qid]) for qid in order}, len(self.skipped))
-
-
-def write_jsonl(queries: Mapping[str, Query], run: Mapping[str, Iterable[Snippet]]) -> str:
-    """A run as JSONL in the format :func:`parse_run` reads (query id and text, ranked snippets;
-    a snippet's score only when it has one)."""
-    lines = []
-    for qid, snippets in run.items():
-        row: dict[str, object] = {"query_id": qid}
-        if qid in queries:
-            row["query"] = queries[qid].text
-        row["snippets"] = [
-            {"file_path": s.file_path, "span": [s.start, s.end], **({} if s.score is None else {"score": s.score})}
-            for s in snippets
-        ]
-        lines.append(json.dumps(row, ensure_ascii=False))
-    return "".join(line + "\n" for line in lines)
-
-
-def write_trec(run: Mapping[str, Iterable[Snippet]], tag: str) -> str:
-    """A run in TREC format: ``qid Q0 file_path#start-end rank score tag``; a snippet without a
-    score gets ``1/rank`` (the order is what counts)."""
-    if not tag or any(ch.isspace() for ch in tag):
-        raise ValueError(f"a TREC run tag needs no spaces, got {tag!r}")
-    out = []
-    for qid, snippets in run.items():
-        for rank, s in enumerate(snippets, start=1):
-            score = s.score if s.score is not None else 1.0 / rank
-            out.append(f"{qid} Q0 {doc_id(s)} {rank} {score!r} {tag}\n")
-    return "".join(out)
 
 
 def _is_int(x: object) -> bool:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
 
 DATASETS: tuple[str, ...] = ("contractnli", "cuad", "maud", "privacy_qa")
 
@@ -41,6 +44,13 @@ class Query:
 class Document:
     file_path: str
     text: str
+    # SHA-256 (hex) of the text as UTF-8: part of every result's identity (computed when not given;
+    # a document read from disk gets it from the remembered file hash, see .digests).
+    sha256: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.sha256:
+            object.__setattr__(self, "sha256", hashlib.sha256(self.text.encode("utf-8")).hexdigest())
 
     @property
     def dataset(self) -> str:
@@ -61,6 +71,17 @@ class Benchmark:
     def datasets(self) -> tuple[str, ...]:
         """Datasets of the queries, then of documents no query cites (a corpus without gold)."""
         return tuple(dict.fromkeys([*(q.dataset for q in self.queries), *(d.dataset for d in self.documents.values())]))
+
+    @cached_property
+    def digest(self) -> str:
+        """SHA-256 (hex) of everything this benchmark feeds a run: how its queries were derived,
+        every query's id, text and gold spans, every document's path and content (computed once)."""
+        payload = {
+            "transform": self.transform,
+            "queries": [[q.query_id, q.text, [[s.file_path, s.start, s.end] for s in q.gold]] for q in self.queries],
+            "documents": sorted([fp, doc.sha256] for fp, doc in self.documents.items()),
+        }
+        return hashlib.sha256(json.dumps(payload, ensure_ascii=False).encode("utf-8")).hexdigest()
 
     def subset(self, datasets: tuple[str, ...]) -> Benchmark:
         """Only the queries and documents of ``datasets``."""

@@ -35,6 +35,12 @@ class BM25Index:
     def __len__(self) -> int:
         return self.size
 
+    def document_frequency(self, token: str) -> int:
+        """In how many indexed texts ``token`` (a lower-cased word) occurs."""
+        column = self.bm25.vocab_dict.get(token)
+        indptr = self.bm25.scores["indptr"]
+        return 0 if column is None else int(indptr[column + 1] - indptr[column])
+
     def scores(self, query: str) -> np.ndarray:
         """The BM25 score of every indexed text for ``query`` (0 where no query word occurs)."""
         tokens = [t for t in tokenize(query) if t in self.bm25.vocab_dict]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..data import Query, Span
 from .drm import drm
+from .intervals import means_with_intervals
 from .ranking import RANX_METRICS, hit, mrr, ndcg, ranx_scores
 from .spans import precision_recall
 
@@ -15,6 +16,9 @@ if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `
 
 DEFAULT_KS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 METRICS: tuple[str, ...] = ("drm", "precision", "recall", "hit", "mrr", "ndcg")
+# Bumped whenever what a query scores changes (a metric's definition or computation): part of every
+# result's identity (sac_core.experiments.identity), so no score of the old definition is reused.
+SCORING_VERSION = 1
 
 
 def score_query(retrieved: Sequence[Span], query: Query, k: int, mode: str = "merged") -> dict[str, float]:
@@ -64,10 +68,6 @@ def score_run(
 
 
 def mean_by_dataset(per_query: pd.DataFrame) -> pd.DataFrame:
-    """Means per (dataset, k), plus dataset ``ALL`` = macro mean over datasets (each weighs the same)."""
-    import pandas as pd
-
-    per_ds = per_query.groupby(["dataset", "k"], sort=False)[list(METRICS)].mean().reset_index()
-    macro = per_ds.groupby("k", sort=False)[list(METRICS)].mean().reset_index()
-    macro.insert(0, "dataset", "ALL")
-    return pd.concat([per_ds, macro], ignore_index=True)
+    """Means per (dataset, k), plus dataset ``ALL`` = macro mean over datasets (each weighs the same),
+    every metric with its bootstrap 95 % interval (``<metric>_low``, ``<metric>_high``; :mod:`.intervals`)."""
+    return means_with_intervals(per_query, METRICS)

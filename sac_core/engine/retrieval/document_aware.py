@@ -31,9 +31,8 @@ from .expansion import LLMRewriter, prf_vector
 from .gate import gate_open
 from .pool import Pool
 from .query import QueryParts, split_query
-from .ranker import Hit
+from .ranker import ChunkIndex, Hit, Ranker
 from .rerank import rerank
-from .retriever import Retriever
 from .sections import Section, section_of
 from .signal_options import Signals
 
@@ -50,13 +49,17 @@ class SignalParts:
     reranker: Embedder | None = None
 
 
-class DocumentAwareRetriever:
+class DocumentAwareRetriever(Ranker):
     """``base``'s pool and vectors, ranked with ``signals`` (a :class:`.Ranker`). Needs a dense index."""
 
-    def __init__(self, base: Retriever, signals: Signals, parts: SignalParts) -> None:
+    pool: Pool
+    embedder: Embedder
+
+    def __init__(self, base: ChunkIndex, signals: Signals, parts: SignalParts) -> None:
         if base.dense is None:
             raise ValueError("document-aware signals need a dense index (semantic_weight > 0)")
         self.base, self.signals, self.parts = base, signals, parts
+        self.pool, self.embedder = base.pool, base.embedder
         self.vectors = base.dense.vectors()
         paths = parts.documents.paths if parts.documents else tuple(sorted({c.file_path for c in self.pool.chunks}))
         position = {p: i for i, p in enumerate(paths)}
@@ -79,13 +82,8 @@ class DocumentAwareRetriever:
         if signals.rerank_model and parts.reranker is None:
             raise ValueError("rerank_model needs a second embedder")
 
-    @property
-    def pool(self) -> Pool:
-        return self.base.pool
-
-    @property
-    def embedder(self) -> Embedder:
-        return self.base.embedder
+    def chunk_vectors(self) -> np.ndarray:
+        return self.vectors
 
     def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
         """Top-k hits per query (the parts of a split query are encoded here, cached)."""

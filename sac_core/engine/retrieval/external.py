@@ -10,14 +10,17 @@ offsets would otherwise be scored as if they were right.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import inspect
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from ..chunking import Chunk
 from ..data import Query, Snippet
-from .ranker import Hit
+from .ranker import Hit, Ranker
 
 
 class ExternalError(ValueError):
@@ -40,7 +43,7 @@ def _hit(snippet: Snippet, text: str) -> Hit:
     return Hit(chunk, score)
 
 
-class RunRanker:
+class RunRanker(Ranker):
     """An imported run: each benchmark query answered from the run (best first, up to k); any other
     text (a question typed on the Compare page) gets nothing, since the run never saw it."""
 
@@ -67,7 +70,7 @@ class RunRanker:
     def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
         return [self.hits(self.by_text.get(text), k) for text in queries]
 
-    def search_queries(self, queries: Sequence[Query], k: int) -> list[list[Hit]]:
+    def search_queries(self, queries: Sequence[Query], k: int, *, progress: bool = False) -> list[list[Hit]]:
         """By query id: exact even when two benchmark queries share a text."""
         return [self.hits(q.query_id, k) for q in queries]
 
@@ -106,7 +109,7 @@ def check_snippet(snippet: Snippet, text: str | None) -> str | None:
     return None
 
 
-class RetrieverRanker:
+class RetrieverRanker(Ranker):
     """A live retriever (``retrieve(query, k) -> snippets``) as a :class:`Ranker`; every snippet checked."""
 
     def __init__(self, retriever: SnippetRetriever, documents: Documents, name: str) -> None:
@@ -159,6 +162,17 @@ def load_factory(spec: str) -> Callable[..., Any]:
     if not callable(obj):
         raise ExternalError(f"retriever factory {spec!r}: {attr} is not callable")
     return obj
+
+
+def module_source_sha256(module: str) -> str:
+    """SHA-256 of a module's source file, found without importing it ("" when it has none)."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return ""
+    if spec is None or not spec.origin or not Path(spec.origin).is_file():
+        return ""
+    return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()
 
 
 def make_retriever(spec: str, available: Mapping[str, object]) -> SnippetRetriever:

@@ -36,9 +36,14 @@ def build_pool(
     chunk_size: int = 500,
     chunk_overlap: int = 0,
     index_text: Callable[[Chunk], str] = chunk_text,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> Pool:
-    """Chunk documents (sorted by path, so the order is stable); each chunk indexed under ``index_text(chunk)``."""
+    """Chunk documents (sorted by path, so the order is stable); each chunk indexed under
+    ``index_text(chunk)``. ``on_progress(documents chunked, documents)`` after each document."""
     chunks: list[Chunk] = []
-    for path in sorted(documents):
+    paths = sorted(documents)
+    for done, path in enumerate(paths, start=1):
         chunks.extend(chunk_document(path, documents[path].text, chunker, chunk_size, chunk_overlap))
+        if on_progress is not None:
+            on_progress(done, len(paths))
     return Pool(tuple(chunks), tuple(index_text(c) for c in chunks))

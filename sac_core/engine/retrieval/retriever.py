@@ -9,11 +9,15 @@ import numpy as np
 from ..embedding import Embedder
 from ..indexes import BM25Index, DenseIndex, Ranked, fuse
 from .pool import Pool
-from .ranker import Hit
+from .ranker import ChunkIndex, Hit, Ranker
 
 
-class Retriever:
-    """Indexes one pool once; ``search`` then answers any number of queries (a :class:`.Ranker`)."""
+class Retriever(Ranker):
+    """Indexes one pool once; ``search`` then answers any number of queries (a :class:`.Ranker`, and
+    a :class:`.ChunkIndex`)."""
+
+    pool: Pool
+    embedder: Embedder
 
     def __init__(
         self,
@@ -66,6 +70,12 @@ class Retriever:
                 ranked = b if d is None else fuse(d, b, self.semantic_weight, k)
             out.append(self._hits(ranked, k))
         return out
+
+    def chunk_vectors(self) -> np.ndarray | None:
+        return None if self.dense is None else self.dense.vectors()
+
+    def chunk_index(self) -> ChunkIndex:
+        return self
 
     def _hits(self, ranked: Ranked, k: int) -> list[Hit]:
         return [Hit(self.pool.chunks[int(i)], float(s)) for i, s in zip(ranked.ids[:k], ranked.scores[:k]) if i >= 0]

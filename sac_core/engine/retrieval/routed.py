@@ -2,8 +2,9 @@
 it was routed to.
 
 A passage method (:mod:`.within_document`, :mod:`.small_to_big`, :mod:`.trimming`) wraps a ranker
-that has a pool, chunk vectors and an embedder (:class:`.Retriever` or
-:class:`.DocumentAwareRetriever`). It acts only on a query that gave **evidence about its
+that declares a pool, chunk vectors and an embedder (:class:`.Retriever`,
+:class:`.DocumentAwareRetriever` or another passage method; :class:`Refining` holds what they
+share). It acts only on a query that gave **evidence about its
 document** (the document-aware ranker's gate was open, :mod:`.gate`): there the top hit's document
 is the *routed* document and the method works inside it; on any other query it returns the inner
 ranking unchanged (plain ranking is never made worse by a guess).
@@ -12,27 +13,15 @@ ranking unchanged (plain ranking is never made worse by a guess).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 import numpy as np
 
+from ..chunking import Chunk
 from ..embedding import Embedder
 from ..indexes import BM25Index
-from .pool import Pool
 from .query import QueryParts, split_query
-from .ranker import Hit
-
-
-class Refinable(Protocol):
-    """A ranker a passage method can wrap."""
-
-    @property
-    def pool(self) -> Pool: ...
-
-    @property
-    def embedder(self) -> Embedder: ...
-
-    def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]: ...
+from .ranker import Hit, Ranker
+from .sentences import SentenceIndex
 
 
 def zscore(x: np.ndarray) -> np.ndarray:
@@ -49,11 +38,15 @@ class Routing:
     methods need: the question (split off the document reference when ``split``), its vector,
     whether the query gave evidence about its document, and each document's BM25 (built on first use)."""
 
-    def __init__(self, inner: Refinable, *, split: bool) -> None:
+    def __init__(self, inner: Ranker, *, split: bool) -> None:
+        pool, embedder, vectors = inner.pool, inner.embedder, inner.chunk_vectors()
+        if pool is None or embedder is None or vectors is None:
+            raise ValueError("passage methods need a dense chunk index with an embedder (baseline or SAC)")
         self.inner = inner
         self.split = split
-        self.chunks = inner.pool.chunks
-        self.vectors = chunk_vectors(inner)
+        self.embedder: Embedder = embedder
+        self.chunks = pool.chunks
+        self.vectors = vectors
         by_doc: dict[str, list[int]] = {}
         for i, c in enumerate(self.chunks):
             by_doc.setdefault(c.file_path, []).append(i)
@@ -65,13 +58,12 @@ class Routing:
 
     def questions(self, queries: Sequence[str]) -> tuple[list[QueryParts], np.ndarray]:
         parts = [self.parts(q) for q in queries]
-        return parts, self.inner.embedder.encode([p.question for p in parts], progress=False)
+        return parts, self.embedder.encode([p.question for p in parts], progress=False)
 
     def evidence(self, queries: Sequence[str]) -> list[bool]:
         """Per query: did it say which document it means? (The inner ranker's gate; a ranker without
         document scores has no evidence.)"""
-        ask = getattr(self.inner, "document_evidence", None)
-        return list(ask(queries)) if callable(ask) else [False] * len(queries)
+        return list(self.inner.document_evidence(queries))
 
     def bm25(self, file_path: str, question: str) -> np.ndarray:
         """BM25 of ``question`` over the chunks of one document (IDF within that document)."""
@@ -80,24 +72,37 @@ class Routing:
         return self._bm25[file_path].scores(question)
 
 
-def refinable(ranker: object, what: str) -> Refinable:
-    """``ranker`` when a passage method can wrap it (a pool, an embedder, chunk vectors); else a
-    ValueError naming ``what`` needs one."""
-    if not all(hasattr(ranker, name) for name in ("pool", "embedder", "search")):
+class Refining(Ranker):
+    """What a passage method's ranker shares: it wraps ``inner`` (whose pool, embedder and chunk
+    vectors it keeps: the same chunks), passes on ``inner``'s document evidence and trimmed chunks,
+    and adds the sentences it read (``sentences``, if any) to those of ``inner``'s chain."""
+
+    def __init__(self, inner: Ranker, *, split: bool, sentences: SentenceIndex | None = None) -> None:
+        self.inner, self.sentences = inner, sentences
+        self.routing = Routing(inner, split=split)
+        self.pool, self.embedder = inner.pool, inner.embedder
+
+    def chunk_vectors(self) -> np.ndarray:
+        return self.routing.vectors
+
+    def document_evidence(self, queries: Sequence[str]) -> list[bool]:
+        return self.routing.evidence(queries)
+
+    def sentences_read(self) -> int:
+        return (self.sentences.read if self.sentences is not None else 0) + self.inner.sentences_read()
+
+    def trimmed_from(self, hit: Hit) -> Chunk | None:
+        return self.inner.trimmed_from(hit)
+
+
+def refinable(ranker: Ranker, what: str) -> Ranker:
+    """``ranker`` when a passage method can wrap it (it declares a pool, an embedder and chunk
+    vectors); else a ValueError naming ``what`` needs one."""
+    if ranker.pool is None or ranker.embedder is None:
         raise ValueError(f"{what} needs a chunk index with an embedder (baseline or SAC), not {type(ranker).__name__}")
-    chunk_vectors(ranker)  # type: ignore[arg-type]  # raises when there is no dense index
-    return ranker  # type: ignore[return-value]
-
-
-def chunk_vectors(ranker: Refinable) -> np.ndarray:
-    """The wrapped ranker's chunk vectors (one row per pool chunk)."""
-    vectors = getattr(ranker, "vectors", None)
-    if isinstance(vectors, np.ndarray):
-        return vectors
-    dense = getattr(ranker, "dense", None)
-    if dense is None:
+    if ranker.chunk_vectors() is None:
         raise ValueError("passage methods need a dense chunk index (semantic_weight > 0)")
-    return np.asarray(dense.vectors())
+    return ranker
 
 
 def fill(first: list[Hit], rest: Sequence[Hit], k: int) -> list[Hit]:
@@ -111,16 +116,3 @@ def fill(first: list[Hit], rest: Sequence[Hit], k: int) -> list[Hit]:
             continue
         out.append(h)
     return out
-
-
-def sentences_read(ranker: object) -> int:
-    """Distinct sentence vectors the passage methods in ``ranker``'s chain asked for (their cost in
-    embeddings: each is embedded once, then read from the cache)."""
-    total, seen = 0, set()
-    while ranker is not None:
-        index = getattr(ranker, "sentences", None)
-        if index is not None and id(index) not in seen:
-            seen.add(id(index))
-            total += int(getattr(index, "read", 0))
-        ranker = getattr(ranker, "inner", None)
-    return total

@@ -40,6 +40,9 @@ class Signals:
     doc_repr: str = "summary"  # the document's text embedded for the prior, see DOC_REPRS
     doc_chars: int = 300  # length of the summary used as representation (characters)
     doc_bm25: float = 0.0  # plus doc_bm25 × max-normalised BM25 of the query over the document's full text
+    doc_names: float = (
+        0.0  # plus doc_names × max-normalised BM25 of the query over the document's file name (reads names)
+    )
     doc_gate: str = "always"  # see DOC_GATES: on queries without evidence about the document, plain ranking
     gate_margin: float = 0.1  # "evidence": the top document's score leads the second's by at least this
     route_docs: int = 0  # > 0: the chunks of the top route_docs documents (by the document score) first
@@ -56,7 +59,10 @@ class Signals:
 
     def __post_init__(self) -> None:
         checks = [
-            (self.doc_weight >= 0 and self.doc_bm25 >= 0, "doc_weight and doc_bm25 must be >= 0"),
+            (
+                min(self.doc_weight, self.doc_bm25, self.doc_names) >= 0,
+                "doc_weight, doc_bm25 and doc_names must be >= 0",
+            ),
             (0 <= self.entity_weight < 1, "entity_weight must be in [0, 1)"),
             (self.doc_repr in DOC_REPRS, f"doc_repr must be one of {DOC_REPRS}"),
             (self.doc_gate in DOC_GATES, f"doc_gate must be one of {DOC_GATES}"),
@@ -103,6 +109,8 @@ class Signals:
             parts.append(f"doc:{self.doc_repr}{size}×{self.doc_weight:g}")
             if self.doc_bm25:
                 parts.append(f"bm25×{self.doc_bm25:g}")
+            if self.doc_names:
+                parts.append(f"names×{self.doc_names:g}")
             if self.doc_gate != "always":
                 margin = f"≥{self.gate_margin:g}" if self.doc_gate == "evidence" else ""
                 parts.append(f"gate:{self.doc_gate}{margin}")

@@ -27,23 +27,31 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..chunking import Chunk
-from ..embedding import Embedder
 from ..indexes import BM25Index
-from .pool import Pool
-from .ranker import Hit
-from .routed import Refinable, Routing, fill, zscore
-from .sentences import SentenceIndex
+from .ranker import Hit, Ranker
+from .routed import Refining, fill, zscore
+from .sentences import MAX_SENTENCE_CHARS, SentenceIndex
 
 
 @dataclass(frozen=True)
 class SmallToBigSettings:
+    """Small-to-big's settings, and the options of its stage (``small_to_big.<field>``)."""
+
+    on: bool = False  # the stage is switched on (read by the run's configuration)
     depth: int = 16  # best chunks of the routed document whose sentences are candidates
-    sentence_weight: float = 1.0  # 0: no sentence embeddings
-    chunk_weight: float = 1.0
-    bm25_weight: float = 0.25
-    grow: float = 2.0  # a neighbour joins a passage when its score is at least this (z units)
+    sentence_weight: float = 1.0  # weight of z(sentence cosine); 0: no sentence is embedded
+    chunk_weight: float = 1.0  # weight of z(cosine of the sentence's chunk)
+    bm25_weight: float = 0.25  # weight of z(BM25 of the question over the document's sentences)
+    grow: float = 2.0  # a neighbouring sentence joins a passage when its score is at least this (z units)
     max_chars: int = 800  # longest passage (characters)
     per_chunk: bool = False  # only each candidate chunk's best sentence starts a passage
+    max_sentence_chars: int = MAX_SENTENCE_CHARS  # longer sentences are cut (characters)
+
+    def __post_init__(self) -> None:
+        if self.depth < 1 or self.max_chars < 1 or self.max_sentence_chars < 1:
+            raise ValueError("depth, max_chars and max_sentence_chars must be >= 1")
+        if min(self.sentence_weight, self.chunk_weight, self.bm25_weight) < 0:
+            raise ValueError("weights must be >= 0")
 
 
 def grow_passages(
@@ -87,30 +95,15 @@ def grow_passages(
     return out
 
 
-class SmallToBigRanker:
+class SmallToBigRanker(Refining):
     """Passages grown from the routed document's best sentences, then ``inner``'s other hits."""
 
-    def __init__(
-        self, inner: Refinable, settings: SmallToBigSettings, sentences: SentenceIndex, *, split: bool
-    ) -> None:
-        self.inner, self.settings, self.sentences = inner, settings, sentences
-        self.routing = Routing(inner, split=split)
+    sentences: SentenceIndex
+
+    def __init__(self, inner: Ranker, settings: SmallToBigSettings, sentences: SentenceIndex, *, split: bool) -> None:
+        super().__init__(inner, split=split, sentences=sentences)
+        self.settings = settings
         self._bm25: dict[str, BM25Index] = {}
-
-    @property
-    def pool(self) -> Pool:  # the inner ranker's pool: the same chunks
-        return self.inner.pool
-
-    @property
-    def embedder(self) -> Embedder:
-        return self.inner.embedder
-
-    @property
-    def vectors(self) -> np.ndarray:
-        return self.routing.vectors
-
-    def document_evidence(self, queries: Sequence[str]) -> list[bool]:
-        return self.routing.evidence(queries)
 
     def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
         # deep enough that k hits remain after those the passages overlap are left out

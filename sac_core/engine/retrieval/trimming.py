@@ -7,7 +7,7 @@ when its cosine to the question is at least the best one's minus ``drop``, and t
 runs from the first kept sentence to the last (a chunk's relevant text is one stretch; a gap
 inside it is kept). The span never grows beyond the chunk. The metrics count the returned span,
 so a trimmed hit shows fewer characters; what was cut is still known from the chunk
-(:func:`trimmed_from`).
+(:meth:`TrimmingRanker.trimmed_from`).
 """
 
 from __future__ import annotations
@@ -18,17 +18,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..chunking import Chunk
-from ..embedding import Embedder
-from .pool import Pool
-from .ranker import Hit
-from .routed import Refinable, Routing
-from .sentences import SentenceIndex
+from .ranker import Hit, Ranker
+from .routed import Refining
+from .sentences import MAX_SENTENCE_CHARS, SentenceIndex
 
 
 @dataclass(frozen=True)
 class TrimSettings:
+    """The trimming's settings, and the options of its stage (``trim.<field>``)."""
+
+    on: bool = False  # the stage is switched on (read by the run's configuration)
     drop: float = 0.1  # keep sentences whose cosine is at least the chunk's best minus this
     depth: int = 64  # hits trimmed (the first ``depth`` of the routed document's)
+    max_sentence_chars: int = MAX_SENTENCE_CHARS  # longer sentences are cut (characters)
+
+    def __post_init__(self) -> None:
+        if self.drop < 0 or self.depth < 1 or self.max_sentence_chars < 1:
+            raise ValueError("drop must be >= 0, depth and max_sentence_chars >= 1")
 
 
 def keep_span(spans: np.ndarray, cosines: np.ndarray, start: int, end: int, drop: float) -> tuple[int, int]:
@@ -40,28 +46,19 @@ def keep_span(spans: np.ndarray, cosines: np.ndarray, start: int, end: int, drop
     return max(start, int(spans[keep.min(), 0])), min(end, int(spans[keep.max(), 1]))
 
 
-class TrimmingRanker:
+class TrimmingRanker(Refining):
     """``inner``'s hits, those of the routed document cut to their relevant sentences."""
 
-    def __init__(self, inner: Refinable, settings: TrimSettings, sentences: SentenceIndex, *, split: bool) -> None:
-        self.inner, self.settings, self.sentences = inner, settings, sentences
-        self.routing = Routing(inner, split=split)
+    sentences: SentenceIndex
+
+    def __init__(self, inner: Ranker, settings: TrimSettings, sentences: SentenceIndex, *, split: bool) -> None:
+        super().__init__(inner, split=split, sentences=sentences)
+        self.settings = settings
         self.trimmed: dict[tuple[str, int, int], Chunk] = {}  # returned span → the chunk it was cut from
 
-    @property
-    def pool(self) -> Pool:  # the inner ranker's pool: the same chunks
-        return self.inner.pool
-
-    @property
-    def embedder(self) -> Embedder:
-        return self.inner.embedder
-
-    @property
-    def vectors(self) -> np.ndarray:
-        return self.routing.vectors
-
-    def document_evidence(self, queries: Sequence[str]) -> list[bool]:
-        return self.routing.evidence(queries)
+    def trimmed_from(self, hit: Hit) -> Chunk | None:
+        found = self.trimmed.get((hit.chunk.file_path, hit.chunk.start, hit.chunk.end))
+        return found if found is not None else self.inner.trimmed_from(hit)
 
     def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
         first = self.inner.search(queries, k, progress=progress)
@@ -94,13 +91,3 @@ class TrimmingRanker:
         text = self.sentences.texts[c.file_path]
         self.trimmed[(c.file_path, start, end)] = c
         return Hit(Chunk(c.file_path, start, end, text[start:end]), hit.score)
-
-
-def trimmed_from(ranker: object, hit: Hit) -> Chunk | None:
-    """The chunk ``hit`` was cut from, when a trimming ranker (anywhere in ``ranker``'s chain) cut it."""
-    while ranker is not None:
-        found = getattr(ranker, "trimmed", {}).get((hit.chunk.file_path, hit.chunk.start, hit.chunk.end))
-        if found is not None:
-            return found
-        ranker = getattr(ranker, "inner", None)
-    return None

@@ -19,33 +19,64 @@ come first, then the wrapped ranker's other hits.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..embedding import Embedder
-from .exemplars import ExemplarBank
-from .pool import Pool
-from .ranker import Hit
-from .routed import Refinable, Routing, fill, zscore
-from .sentences import SentenceIndex
+from .exemplars import MATCHES, ExemplarBank, ExemplarSettings
+from .ranker import Hit, Ranker
+from .routed import Refining, fill, zscore
+from .sentences import MAX_SENTENCE_CHARS, SentenceIndex
 
 
 @dataclass(frozen=True)
-class WithinDocumentWeights:
-    """Dimensionless weights of the within-document signals (see the module docstring)."""
+class WithinDocumentSettings:
+    """The within-document ranking's settings (dimensionless weights, see the module docstring), and
+    the options of its stage (``within_doc.<field>``); ``exemplar_*`` configure the bank (:mod:`.exemplars`)."""
 
-    bm25: float = 0.25
-    sentence: float = 0.0
-    neighbour: float = 0.0
+    on: bool = False  # the stage is switched on (read by the run's configuration)
+    bm25: float = 0.25  # weight of z(BM25 of the question over the document's chunks)
+    sentence: float = 0.0  # weight of z(best sentence cosine) (embeds sentences)
+    neighbour: float = 0.0  # weight of the mean z-score of the chunk before and after
     sentence_depth: int = 16  # chunks (the best by cosine) whose sentences are embedded and scored
-    exemplar: float = 0.0  # weight of z(exemplar score), :mod:`.exemplars`
+    max_sentence_chars: int = MAX_SENTENCE_CHARS  # longer sentences are cut (characters)
+    exemplar: float = 0.0  # weight of z(likeness to gold passages of the same question elsewhere)
+    exemplar_protocol: str = "lbr-mini"  # the labelled queries of the bank
+    exemplar_data: str = field(default="", metadata={"path": True})  # their folder ("" = the run's data folder)
+    exemplar_similarity: float = 0.8  # question-part cosine for a bank question to count
+    exemplar_questions: int = 32  # at most this many bank questions (the closest)
+    exemplar_top: int = 3  # exemplar pieces averaged per chunk
+    exemplar_match: str = "question"  # "question": bank questions by cosine ≥ similarity; "family": soft families
+    exemplar_families: int = 3  # "family": question families weighed
+    exemplar_temperature: float = 0.05  # "family": softmax temperature (cosine units)
+    exemplar_words: float = 1.0  # "family": weight of how much a family's wordings resemble the question
+    exemplar_answer: float = 1.0  # "family": weight of how much a family's answers resemble the question
+    exemplar_paraphrases: bool = False  # "family": three more wordings of each bank question (paraphrases.json)
+
+    def __post_init__(self) -> None:
+        if min(self.bm25, self.sentence, self.neighbour, self.exemplar) < 0:
+            raise ValueError("weights must be >= 0")
+        if self.sentence_depth < 1 or self.max_sentence_chars < 1:
+            raise ValueError("sentence_depth and max_sentence_chars must be >= 1")
+        if self.exemplar_questions < 1 or self.exemplar_top < 1 or self.exemplar_families < 1:
+            raise ValueError("exemplar_questions, exemplar_top and exemplar_families must be >= 1")
+        if self.exemplar_match not in MATCHES or self.exemplar_temperature <= 0:
+            raise ValueError(f"exemplar_match must be one of {MATCHES}, exemplar_temperature > 0")
+        if min(self.exemplar_words, self.exemplar_answer) < 0 or not max(self.exemplar_words, self.exemplar_answer):
+            raise ValueError("exemplar_words and exemplar_answer must be >= 0, not both 0")
+
+    def exemplar_settings(self, max_chars: int) -> ExemplarSettings:
+        """The bank's settings, its gold passages cut into pieces of ``max_chars`` characters (the chunk size)."""
+        return ExemplarSettings(
+            self.exemplar_similarity, self.exemplar_questions, self.exemplar_top, max_chars, self.exemplar_match,
+            self.exemplar_families, self.exemplar_temperature, self.exemplar_words, self.exemplar_answer,
+        )  # fmt: skip
 
 
 def within_document_scores(
     dense: np.ndarray,
     bm25: np.ndarray,
-    weights: WithinDocumentWeights,
+    weights: WithinDocumentSettings,
     sentence_best: np.ndarray | None = None,
     exemplar: np.ndarray | None = None,
 ) -> np.ndarray:
@@ -69,13 +100,13 @@ def within_document_scores(
     return score
 
 
-class WithinDocumentRanker:
+class WithinDocumentRanker(Refining):
     """``inner``'s ranking with the routed document's chunks re-ranked first (a :class:`.Ranker`)."""
 
     def __init__(
         self,
-        inner: Refinable,
-        weights: WithinDocumentWeights,
+        inner: Ranker,
+        weights: WithinDocumentSettings,
         *,
         split: bool,
         sentences: SentenceIndex | None = None,
@@ -85,23 +116,8 @@ class WithinDocumentRanker:
             raise ValueError("a sentence weight needs the document sentences")
         if weights.exemplar and exemplars is None:
             raise ValueError("an exemplar weight needs an exemplar bank")
-        self.inner, self.weights, self.sentences, self.exemplars = inner, weights, sentences, exemplars
-        self.routing = Routing(inner, split=split)
-
-    @property
-    def pool(self) -> Pool:  # the inner ranker's pool: the same chunks
-        return self.inner.pool
-
-    @property
-    def embedder(self) -> Embedder:
-        return self.inner.embedder
-
-    @property
-    def vectors(self) -> np.ndarray:
-        return self.routing.vectors
-
-    def document_evidence(self, queries: Sequence[str]) -> list[bool]:
-        return self.routing.evidence(queries)
+        super().__init__(inner, split=split, sentences=sentences)
+        self.weights, self.exemplars = weights, exemplars
 
     def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
         first = self.inner.search(queries, k, progress=progress)

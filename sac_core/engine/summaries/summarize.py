@@ -9,6 +9,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -95,29 +96,25 @@ def summarize_documents(
     *,
     api_key: str | None = None,
     progress: bool = True,
+    cached_only: bool = False,
 ) -> dict[str, SummaryRecord]:
     """``file_path → SummaryRecord`` for every document (``file_path → text``), in input order.
 
     Summaries come from the cache when present and are cached as soon as they arrive, so an
     interrupted run resumes where it stopped. Provider ``file`` reads its JSONL instead and
-    fails, naming the file, if any document has no summary there.
+    fails, naming the file, if any document has no summary there. ``cached_only``: make none,
+    raise :class:`SummaryError` when some are not cached (nothing is requested or paid for).
     """
     if config.provider == "file":
         return _from_file(documents, config)
     prompt = load_prompt(config.prompt)
     ident = _Identity(config.provider, config.model if config.provider == "openai" else ExtractiveProvider.model)
-    records: dict[str, SummaryRecord] = {}
-    todo: list[tuple[str, str, str]] = []
     with SummaryCache(Path(cache_dir)) as cache:
-        for file_path, text in documents.items():
-            key = cache_key(ident.name, ident.model, prompt, config.chars, text)
-            hit = cache.get(key)
-            if hit is not None:
-                records[file_path] = _record(file_path, hit, ident, prompt, config.chars, cached=True)
-            else:
-                todo.append((file_path, text, key))
+        records, todo = _from_cache(documents, cache, ident, prompt, config.chars)
         if not todo:  # everything cached: no provider needed (no key, no network)
             return {file_path: records[file_path] for file_path in documents}
+        if cached_only:
+            raise SummaryError(f"{len(todo)} of {len(documents)} summaries ({config.provider}) are not made yet")
         provider = make_provider(config, api_key=api_key)
 
         def work(file_path: str, text: str, key: str) -> tuple[str, dict[str, Any]]:
@@ -145,6 +142,22 @@ def summarize_documents(
     if todo:
         log.info("summaries: %d new, %d from cache", len(todo), len(documents) - len(todo))
     return {file_path: records[file_path] for file_path in documents}
+
+
+def _from_cache(
+    documents: Mapping[str, str], cache: SummaryCache, ident: _Identity, prompt: Prompt, chars: int
+) -> tuple[dict[str, SummaryRecord], list[tuple[str, str, str]]]:
+    """The cached summaries (``file_path → record``) and the rest to make: (file_path, text, key)."""
+    records: dict[str, SummaryRecord] = {}
+    todo: list[tuple[str, str, str]] = []
+    for file_path, text in documents.items():
+        key = cache_key(ident.name, ident.model, prompt, chars, text)
+        hit = cache.get(key)
+        if hit is not None:
+            records[file_path] = _record(file_path, hit, ident, prompt, chars, cached=True)
+        else:
+            todo.append((file_path, text, key))
+    return records, todo
 
 
 def in_daemon_threads(fn: Callable[[T], R], items: Sequence[T], workers: int, poll: float = 0.2) -> Iterator[R]:
@@ -277,18 +290,20 @@ def _summary_file(config: SummaryConfig) -> Path:
     return Path(config.summary_file)
 
 
+@lru_cache(maxsize=256)
+def _warn_too_long(path: str, label: str, count: int, chars: int) -> None:
+    """Logged once per (file, prompt, count, limit) by a process: every index, column and page that
+    reads the same summaries would otherwise repeat it (up to six times a file on one server)."""
+    log.warning("%s: %d %s summaries exceed %d characters (kept as they are)", path, count, label, chars)
+
+
 def _from_file(documents: Mapping[str, str], config: SummaryConfig) -> dict[str, SummaryRecord]:
     label = prompt_label(config.prompt)
     provider = FileProvider(_summary_file(config), label, config.chars)
     check_coverage(provider.summaries, documents, provider.path, label, config.chars)
     too_long = [fp for fp in documents if len(provider.summaries[fp]) > limit(config.chars)]
     if too_long:
-        log.warning(
-            "%s: %d summaries exceed %d characters (kept as they are)",
-            provider.path,
-            len(too_long),
-            limit(config.chars),
-        )
+        _warn_too_long(str(provider.path), label, len(too_long), limit(config.chars))
     return {
         fp: SummaryRecord(
             fp, provider.summaries[fp], "file", provider.model, label, 0, config.chars, (), 0, 0, cached=False

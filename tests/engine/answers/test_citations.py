@@ -1,6 +1,7 @@
 """Citations in answer texts, resolved against the excerpts and checked against gold documents."""
 
 from sac_core.engine.answers import Excerpt, cited_labels, unknown_labels
+from sac_core.engine.answers.citations import quotations, split_citations
 from sac_core.engine.answers.types import cite
 
 EXCERPTS = (
@@ -37,3 +38,31 @@ def test_a_citation_of_no_excerpt_and_an_empty_answer_are_problems():
     assert bad.problem == "the answer cites [#7], which no excerpt has (excerpts #1–#2)"
     assert [c.label for c in bad.citations] == ["#1"]  # the valid ones are still checked
     assert cite("  ", EXCERPTS, "test").problem == "the answer is empty"
+
+
+def test_text_inside_a_quotation_is_not_a_citation():
+    # a contract that says "SCHEDULE [1]", "[#9]" or "[31,369]", quoted: document text, not citations
+    text = "“Released pursuant to SCHEDULE [1] and [#9]; fee [31,369].” [#2]\nIt says “see [3]” too [#1]."
+    assert quotations(text) == ((0, 59), (73, 82))
+    assert cited_labels(text) == ["#2", "#1"]
+    assert split_citations(text) == [text[:60], ("#2",), text[64:87], ("#1",), "."]
+    answer = cite(text, EXCERPTS, "test")
+    assert answer.problem is None and [c.label for c in answer.citations] == ["#2", "#1"]
+    assert answer.quotes == ((0, 59), (73, 82))
+
+
+def test_quotations_straight_nested_and_unclosed():
+    assert quotations('He said "pay [2] now" [#1].') == ((8, 21),)
+    assert quotations("“outer “inner [2]” still [3]” [#1]") == ((0, 29),)
+    assert cited_labels("“never closed [2] and then [#1]") == ["#2", "#1"]  # an unclosed mark quotes nothing
+    assert cited_labels("“a” “b [4]” [#1] “c") == ["#1"]
+    assert quotations("“" * 100_000 + "”") == ((99_999, 100_001),)  # linear, no recursion
+
+
+def test_given_quotations_override_what_the_text_suggests():
+    # the extractive answerer knows its quote exactly, even when the document's own marks are unbalanced
+    sentence = "Section 2” lists [4] and “[#3]"
+    text = f"“{sentence}” [#1]"
+    assert cited_labels(text) == ["#4", "#1"]  # read from the text alone, the marks mislead
+    answer = cite(text, EXCERPTS, "test", quotes=((0, len(sentence) + 2),))
+    assert [c.label for c in answer.citations] == ["#1"] and answer.problem is None

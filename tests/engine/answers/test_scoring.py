@@ -10,6 +10,10 @@ def test_citations_and_quotes_are_not_words():
     assert plain_answer("“The term is two years.” [#2]\nIt ends [#1, #3].") == "The term is two years. It ends ."
 
 
+def test_a_quoted_bracket_is_the_documents_text_not_a_citation():
+    assert plain_answer("“Fees under SCHEDULE [1] apply.” [#2]") == "Fees under SCHEDULE [1] apply."
+
+
 def test_token_f1_and_rouge_l_by_hand():
     # gold: "the term is two years" (5 tokens); answer: "two years is the term [#1]" (5 tokens, all shared)
     s = score_answer("two years is the term [#1]", ["The term is two years"])

@@ -16,6 +16,7 @@ from sac_core.engine.data import (
     Snippet,
     decode,
     doc_id,
+    named_queries,
     parse_doc_id,
     parse_run,
     write_jsonl,
@@ -108,12 +109,28 @@ def test_trec_ordered_by_rank_and_empty_queries() -> None:
         ("nda/0 Q0 nda/a%20b.txt#0-5 1 1.0 x\nnda/0 Q0 nda/a%20b.txt#5-9 2 3.0 x\n",
          "line 2: column 5 (score): 3 at rank 2 is above 1 at rank 1"),
         ("nda/0 Q0 nda/a%20b.txt#0-500 1 1.0 x\n", "line 1: column 3 (docid).span: [0, 500) lies outside"),
+        ("", "r: the file is empty"),  # not a run of queries that retrieved nothing
+        (" \n\n", "r: the file is empty"),
+        ("nda/2 Q0 nda/a%20b.txt#0-5 1 1.0 x\n", "r: no line names a query of this benchmark (2 queries; 1 lines"),
+        ('{"query_id": "nda/0", "snippets": [{"file_path": "nda/a b.txt", "span": [0, 1' + "0" * 5000 + "]}]}\n",
+         "r, line 1: a number with more than 4,300 digits"),
+        ("[" * 100_000 + "]" * 100_000 + "\n", "r, line 1: brackets nested too deep"),
+        ("nda/0 Q0 nda/a%20b.txt#0-" + "9" * 5000 + " 1 1.0 x\n", "line 1: column 3 (docid): not file_path#start-end"),
     ],
 )  # fmt: skip
 def test_malformed_run_files_name_the_line_and_field(text: str, expected: str) -> None:
     with pytest.raises(RunFileError) as err:
         parse_run(text, "r", check())
     assert expected in str(err.value) and str(err.value).startswith("r")
+
+
+def test_the_queries_a_run_names_without_checking_its_snippets() -> None:
+    text = jsonl({"query_id": "nda/1", "snippets": [{"file_path": "gone.txt", "span": [0, 1]}]},
+                 {"query": "What does Alpha agree?", "snippets": []})  # fmt: skip
+    assert named_queries(text, "r", QUERIES) == {"nda/0", "nda/1"}
+    assert named_queries("nda/3 Q0 x#0-1 1 1 t\nnda/3 Q0 x#1-2 2 0.5 t\n", "r", QUERIES) == {"nda/3"}
+    with pytest.raises(RunFileError, match="r, line 1: field 'query_id': unknown query"):
+        named_queries(jsonl({"query_id": "nda/9", "snippets": []}), "r", QUERIES)
 
 
 def test_decode_checks_size_encoding_and_unpacks_gzip() -> None:
@@ -151,8 +168,12 @@ def runs(draw: st.DrawFn) -> dict[str, list[Snippet]]:
 @given(runs())
 def test_written_runs_read_back_identically(run: dict[str, list[Snippet]]) -> None:
     as_jsonl = parse_run(write_jsonl(QUERIES, run), "r", check())
-    as_trec = parse_run(write_trec(run, "tag"), "r", check())
-    assert as_jsonl.queries == as_trec.queries == {qid: tuple(run[qid]) for qid in ("nda/0", "nda/1")}
+    assert as_jsonl.queries == {qid: tuple(run[qid]) for qid in ("nda/0", "nda/1")}
+    if not any(run.values()):  # TREC writes no line: an empty file, refused rather than read as a run
+        with pytest.raises(RunFileError, match="the file is empty"):
+            parse_run(write_trec(run, "tag"), "r", check())
+        return
+    assert parse_run(write_trec(run, "tag"), "r", check()).queries == as_jsonl.queries
 
 
 @settings(max_examples=80, deadline=None)

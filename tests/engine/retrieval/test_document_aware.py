@@ -15,7 +15,7 @@ import pytest
 from sac_core.engine.chunking import Chunk
 from sac_core.engine.indexes import DenseIndex
 from sac_core.engine.retrieval import DocumentAwareRetriever, Pool, Retriever, SignalParts, Signals, split_query
-from sac_core.engine.retrieval.documents import DocumentScorer, filename_text, representations
+from sac_core.engine.retrieval.documents import DocumentScorer, filename_text, name_words, representations
 from sac_core.engine.retrieval.entities import EntityIndex, entity_words
 from sac_core.engine.retrieval.expansion import ExpansionError, LLMRewriter, prf_vector
 from sac_core.engine.retrieval.rerank import rerank
@@ -134,6 +134,57 @@ def test_representations() -> None:
     assert filename_text("cuad/X__Y.PDF.txt") == "X Y PDF"
     with pytest.raises(KeyError, match=r"a\.txt"):
         representations(docs, "summary", {"b/Birch_NDA-v2.txt": "B"})
+
+
+def test_name_words_decode_escapes_and_split_camel_case() -> None:
+    assert name_words("c/NDA-SqillerBetaTesters.txt") == "NDA Sqiller Beta Testers SqillerBetaTesters"
+    assert name_words("c/Model%20NDA%20(by%20SWA).txt") == "Model NDA by SWA"
+    assert name_words("c/JBF_NDA_rev-2017.txt") == "JBF NDA rev 2017"
+
+
+def test_the_file_name_term_finds_a_reference_only_the_name_holds() -> None:
+    paths = ["c/BT_NDA.txt", "c/Other_NDA.txt"]
+    vectors = np.zeros((2, 3), np.float32)  # the representation says nothing about either
+    texts = ["Transnet's party shall consider.", "Acme's party shall consider."]  # nor does the text: BT is in a name
+    with_names = DocumentScorer(paths, vectors, texts, bm25_weight=0.5, names_weight=2.0)
+    assert with_names.names is not None and with_names.names.rare_words("Consider BT's NDA") == ["bt", "nda"]
+    got = with_names.scores("Consider BT's NDA", np.array([0.0, 1.0, 0.0]))
+    # rare words bt and nda (in no text: equal weights); the first name holds both, the second nda only;
+    # plus the text term: "consider" and "s" give both texts the same BM25, 1.0 normalised × 0.5
+    assert got.tolist() == pytest.approx([0.5 + 2.0 * 1.0, 0.5 + 2.0 * 0.5])
+    plain = DocumentScorer(paths, vectors, texts, bm25_weight=0.5).scores("Consider BT's NDA", np.zeros(3))
+    assert plain.tolist() == [0.5, 0.5]  # without names: nothing tells them apart
+    ids = DocumentScorer(["c/d1.txt", "c/d2.txt"], vectors, texts, names_weight=2.0)  # names that say nothing
+    assert ids.scores("Consider BT's NDA", np.zeros(3)).tolist() == [0.0, 0.0]  # (no text term here)
+
+
+def test_the_file_name_term_reads_only_the_references_rare_words() -> None:
+    """Every text says "consider" and "mutual non-disclosure agreement": those words pick out no
+    document, so the name that spells them out ("Mutual_Non-Disclosure_Agreement") scores nothing."""
+    paths = ["c/BT_x.txt", "c/Mutual_Non-Disclosure_Agreement.txt", "c/Other.txt"]
+    texts = ["Consider: a mutual non-disclosure agreement of Transnet's."] * 3
+    scorer = DocumentScorer(paths, np.zeros((3, 2), np.float32), texts, names_weight=1.0)
+    reference = "Consider BT's Mutual Non-Disclosure Agreement"
+    assert scorer.names is not None and scorer.names.rare_words(reference) == ["bt"]
+    assert scorer.scores(reference, np.zeros(2)).tolist() == pytest.approx([1.0, 0.0, 0.0])
+
+
+def test_a_name_sharing_a_minor_word_scores_by_its_share_and_long_words_match_a_name_they_begin() -> None:
+    """Ten documents: a word held by one text is still rare (at most 10 %). Each rare word of the
+    reference weighs ln(1 + 10 / (1 + df)): hpil, energytech, ginares and ag (one text each) ln 6,
+    the others (no text) ln 11. "hpil" begins the name word HPILHOLDING; "ag", too short to match a
+    beginning, is a word of AGProjects-NDA's name."""
+    paths = ["c/HPILHOLDING_coop.txt", "c/AGProjects-NDA.txt", *(f"c/other{i}.txt" for i in range(8))]
+    texts = ["HPIL ENERGYTECH and GINARES agree.", "AG Projects discloses.", *["A plain text."] * 8]
+    scorer = DocumentScorer(paths, np.zeros((10, 2), np.float32), texts, names_weight=1.0)
+    reference = "Consider the Cooperation Agreement between HPIL ENERGYTECH Inc, GINARES GROUP AG"
+    assert scorer.names is not None
+    rare = scorer.names.rare_words(reference)
+    assert rare == ["consider", "the", "cooperation", "agreement", "between", "hpil", "energytech", "inc",
+                    "ginares", "group", "ag"]  # fmt: skip
+    total = 4 * np.log(6) + 7 * np.log(11)
+    got = scorer.scores(reference, np.zeros(2)).tolist()
+    assert got == pytest.approx([np.log(6) / total, np.log(6) / total, *[0.0] * 8])
 
 
 def test_question_alone_takes_the_wrong_document() -> None:

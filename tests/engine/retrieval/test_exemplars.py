@@ -15,9 +15,10 @@ from sac_core.engine.retrieval.exemplars import (
     ExemplarBank,
     ExemplarSettings,
     _pieces,
+    copies,
     exemplars_of,
 )
-from sac_core.engine.retrieval.within_document import WithinDocumentRanker, WithinDocumentWeights
+from sac_core.engine.retrieval.within_document import WithinDocumentRanker, WithinDocumentSettings
 
 # a.txt: the evaluated document, two chunks; the question's words sit in the first, the answer is
 # the second. b.txt / c.txt: other contracts whose labelled answer to the same question looks like it.
@@ -76,7 +77,7 @@ def test_exemplars_of_a_benchmark_take_the_question_part_and_every_gold_span() -
         "cuad/0", "cuad", "Consider the Supply Agreement between A and B; when are fees paid?", (Span("b.txt", 8, 34),)
     )
     out = exemplars_of(Benchmark((q,), docs), max_chars=500)
-    assert out == [Exemplar("when are fees paid?", "b.txt", "Payment is due each month.")]
+    assert out == [Exemplar("when are fees paid?", "b.txt", "Payment is due each month.", docs["b.txt"].sha256)]
 
 
 def test_bank_matches_questions_above_the_threshold_closest_first() -> None:
@@ -102,16 +103,39 @@ def test_scores_average_the_top_pieces_and_never_use_the_documents_own_labels() 
     assert bank.scores(np.array([0.0, 0.0, 1.0]), chunks, "a.txt") is None
 
 
+def test_a_copy_of_the_document_under_another_name_never_scores_it() -> None:
+    """b.txt's labels come from a bank whose b.txt is filed as "b-copy.txt" (same text): matched by
+    path they would score b.txt with its own answer; matched by text they are left out."""
+    b_text = "Payment is due each month."
+    bank_docs = {
+        "b-copy.txt": Document("b-copy.txt", b_text),
+        "c.txt": Document("c.txt", "Invoices are payable quarterly."),
+    }
+    questions = (("b-copy.txt", QUESTION, b_text), ("c.txt", "when are fees paid?", "Invoices are payable quarterly."))
+    queries = tuple(Query(f"x/{i}", "x", q, (Span(fp, 0, len(t)),)) for i, (fp, q, t) in enumerate(questions))
+    bank_bench = Benchmark(queries, bank_docs)
+    evaluated = Benchmark((), {"b.txt": Document("b.txt", b_text), "a.txt": Document("a.txt", TEXT)})
+    assert copies(bank_bench, evaluated) == [("b.txt", "b-copy.txt")]
+    pieces = exemplars_of(bank_bench, 500)
+    digests = {fp: d.sha256 for fp, d in evaluated.documents.items()}
+    by_text = ExemplarBank(pieces, FakeEmbedder(), ExemplarSettings(min_similarity=0.9, top=2), documents=digests)  # type: ignore[arg-type]
+    by_path = ExemplarBank(pieces, FakeEmbedder(), ExemplarSettings(min_similarity=0.9, top=2))  # type: ignore[arg-type]
+    q, chunks = np.array(VECTORS[QUESTION]), np.array([VECTORS[c.text] for c in CHUNKS])
+    assert by_path.scores(q, chunks, "b.txt") == pytest.approx([0.24, 0.9])  # its own answer counted
+    assert by_text.scores(q, chunks, "b.txt") == pytest.approx([0.48, 0.8])  # only c.txt's
+    assert by_text.scores(q, chunks, "a.txt") == pytest.approx([0.24, 0.9])  # another document: both
+
+
 def test_exemplar_weight_ranks_the_chunk_that_looks_like_the_answers_first() -> None:
     bank = ExemplarBank(BANK, FakeEmbedder(), ExemplarSettings(min_similarity=0.9, top=1))  # type: ignore[arg-type]
     # dense: chunk 0 cosine 0.6, chunk 1 0 → z = [1, -1]; exemplar (top 1): [0.48, 1] → z = [-1, 1]
     # weight 2: [1 - 2, -1 + 2] = [-1, 1] → chunk 1 first; weight 0.5: [0.5, -0.5] → chunk 0 first
     for weight, first in ((2.0, 35), (0.5, 0)):
         ranker = WithinDocumentRanker(
-            routed(), WithinDocumentWeights(bm25=0.0, exemplar=weight), split=False, exemplars=bank
+            routed(), WithinDocumentSettings(bm25=0.0, exemplar=weight), split=False, exemplars=bank
         )
         ids, scores = ranker.rank_document("a.txt", QUESTION, np.array(VECTORS[QUESTION]))
         assert CHUNKS[int(ids[0])].start == first
         assert sorted(scores) == pytest.approx(sorted([weight - 1, 1 - weight]))
     with pytest.raises(ValueError, match="exemplar bank"):
-        WithinDocumentRanker(routed(), WithinDocumentWeights(exemplar=1.0), split=False)
+        WithinDocumentRanker(routed(), WithinDocumentSettings(exemplar=1.0), split=False)

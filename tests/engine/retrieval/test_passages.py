@@ -9,15 +9,15 @@ import pytest
 
 from sac_core.engine.chunking import Chunk
 from sac_core.engine.indexes import DenseIndex
-from sac_core.engine.retrieval import Pool, Retriever
+from sac_core.engine.retrieval import Pool, Retriever, RunRanker
 from sac_core.engine.retrieval.ranker import Hit
 from sac_core.engine.retrieval.routed import fill, refinable, zscore
 from sac_core.engine.retrieval.sentences import SentenceIndex, sentence_spans
 from sac_core.engine.retrieval.small_to_big import SmallToBigRanker, SmallToBigSettings, grow_passages
-from sac_core.engine.retrieval.trimming import TrimmingRanker, TrimSettings, keep_span, trimmed_from
+from sac_core.engine.retrieval.trimming import TrimmingRanker, TrimSettings, keep_span
 from sac_core.engine.retrieval.within_document import (
     WithinDocumentRanker,
-    WithinDocumentWeights,
+    WithinDocumentSettings,
     within_document_scores,
 )
 
@@ -99,8 +99,11 @@ def test_zscore_and_fill() -> None:
     b = Hit(Chunk("a.txt", 5, 15, ""), 0.5)  # overlaps a: left out
     c = Hit(Chunk("b.txt", 0, 10, ""), 0.2)
     assert fill([a], [b, c], 3) == [a, c]
-    with pytest.raises(ValueError, match="needs a chunk index"):
-        refinable(object(), "trim")
+    with pytest.raises(ValueError, match="trim needs a chunk index"):
+        refinable(RunRanker({}, [], lambda fp: None), "trim")  # declares no pool
+    bm25_only = Retriever(Pool(CHUNKS, tuple(c.text for c in CHUNKS)), FakeEmbedder(), semantic_weight=0.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="need a dense chunk index"):
+        refinable(bm25_only, "trim")
 
 
 # --------------------------------------------------------------------------- within the document
@@ -109,16 +112,16 @@ def test_zscore_and_fill() -> None:
 def test_within_document_scores_add_weighted_z_scores() -> None:
     dense, bm25 = np.array([0.2, 0.4, 0.6]), np.array([3.0, 0.0, 0.0])
     # z(dense) = [-1.2247, 0, 1.2247]; z(bm25) = [1.4142, -0.7071, -0.7071]
-    got = within_document_scores(dense, bm25, WithinDocumentWeights(bm25=1.0))
+    got = within_document_scores(dense, bm25, WithinDocumentSettings(bm25=1.0))
     assert got.round(4).tolist() == [0.1895, -0.7071, 0.5176]
-    smooth = within_document_scores(dense, np.zeros(3), WithinDocumentWeights(bm25=0.0, neighbour=1.0))
+    smooth = within_document_scores(dense, np.zeros(3), WithinDocumentSettings(bm25=0.0, neighbour=1.0))
     # neighbours' mean: [(-1.2247+0)/2, (-1.2247+1.2247)/2, (0+1.2247)/2] (ends count themselves)
     assert smooth.round(4).tolist() == [-1.8371, 0.0, 1.8371]
 
 
 def test_within_document_scores_give_unscored_chunks_the_lowest_sentence_z() -> None:
     best = np.array([0.2, np.nan, 0.4])  # z of the scored ones: [-1, 1]; the unscored chunk gets -1
-    got = within_document_scores(np.zeros(3), np.zeros(3), WithinDocumentWeights(bm25=0.0, sentence=1.0), best)
+    got = within_document_scores(np.zeros(3), np.zeros(3), WithinDocumentSettings(bm25=0.0, sentence=1.0), best)
     assert got.round(9).tolist() == [-1.0, -1.0, 1.0]
 
 
@@ -126,7 +129,7 @@ def test_within_document_ranks_the_routed_documents_chunks_first() -> None:
     # the question "how long is the term?" = [1,0,0]: cos a0 0.6, a1 0.0, b0 0.8; plain: b0, a0, a1.
     plain = inner().search(["how long is the term?"], 3)[0]
     assert spans(plain)[0] == ("b.txt", 0, 20)
-    ranker = WithinDocumentRanker(inner(), WithinDocumentWeights(bm25=0.0), split=False)
+    ranker = WithinDocumentRanker(inner(), WithinDocumentSettings(bm25=0.0), split=False)
     # routed to b (the top hit): b0 first, then the other hits in order
     assert spans(ranker.search(["how long is the term?"], 3)[0]) == spans(plain)
 
@@ -135,7 +138,7 @@ def test_without_evidence_passage_methods_return_the_plain_ranking() -> None:
     plain = inner(evidence=False)
     expected = spans(plain.search(["how long is the term?"], 3)[0])
     for ranker in (
-        WithinDocumentRanker(plain, WithinDocumentWeights(), split=False),
+        WithinDocumentRanker(plain, WithinDocumentSettings(), split=False),
         SmallToBigRanker(plain, SmallToBigSettings(), sentences(), split=False),
         TrimmingRanker(plain, TrimSettings(), sentences(), split=False),
     ):
@@ -210,4 +213,4 @@ def test_trimming_cuts_the_routed_documents_hits_and_remembers_the_chunk() -> No
     cut = trim.search(["how long is the term?"], 2)[0]
     assert spans(cut) == [("a.txt", 0, 18), ("b.txt", 0, 20)]  # a0 keeps "Term is two years." only
     assert cut[0].chunk.text == "Term is two years."
-    assert trimmed_from(trim, cut[0]) == CHUNKS[0] and trimmed_from(trim, cut[1]) is None
+    assert trim.trimmed_from(cut[0]) == CHUNKS[0] and trim.trimmed_from(cut[1]) is None

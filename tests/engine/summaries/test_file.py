@@ -87,3 +87,13 @@ def test_missing_file_and_missing_setting(tmp_path: Path) -> None:
         summarize_documents(DOCS, SummaryConfig(provider="file"), tmp_path, progress=False)
     resolved = SummaryConfig(provider="file").resolved(tmp_path)
     assert resolved.summary_file == tmp_path / "summaries" / "llm.jsonl"
+
+
+def test_summaries_too_long_are_logged_once_not_at_every_read(tmp_path: Path, caplog) -> None:
+    path = jsonl(tmp_path, [row("cuad/a.txt", summary="A" * 400), row("cuad/b.txt", summary="B")])
+    config = SummaryConfig(provider="file", summary_file=path)
+    with caplog.at_level("WARNING", logger="sac_core.engine.summaries.summarize"):
+        for _ in range(6):  # what three Compare columns, Tune and Map did on one server
+            summarize_documents(DOCS, config, tmp_path / "cache", progress=False)
+    said = [r.getMessage() for r in caplog.records if "exceed" in r.getMessage()]
+    assert said == [f"{path}: 1 generic summaries exceed 170 characters (kept as they are)"]

@@ -1,0 +1,89 @@
+"""Content fingerprints of the data: a file's SHA-256, computed once (a whole benchmark's is
+:attr:`~.types.Benchmark.digest`).
+
+A result is reused only when every input that made it is the same, so what identifies a result
+holds the *content* of its documents and queries, not their names or lengths: a corrected OCR
+page of the same length, an anonymised name, a reworded question all give a new fingerprint.
+
+:func:`file_sha256` hashes a file's bytes once per process and remembers it by path, size,
+modification time and inode. As git does for its index ("racily clean" entries), a remembered hash
+is trusted only when the file was last modified well before the hash was taken: an edit inside the
+same clock tick, which keeps size and modification time, is then still seen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+RACY_SECONDS = 2.0  # a hash taken less than this after the file's last change is not remembered
+
+
+@dataclass(frozen=True)
+class _Seen:
+    size: int
+    mtime_ns: int
+    inode: int
+    sha256: str
+
+
+_seen: dict[str, _Seen] = {}  # resolved path → what was hashed (a memo, like functools.lru_cache)
+_lock = threading.Lock()
+
+
+def sha256_text(text: str) -> str:
+    """SHA-256 (hex) of ``text`` as UTF-8: the same as :func:`file_sha256` of a file holding it."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def folder_stamp(data_dir: Path, datasets: Sequence[str]) -> tuple[tuple[str, int, int, int], ...]:
+    """(relative path, size, mtime ns, inode) of every file a benchmark of ``datasets`` may read in
+    ``data_dir``: their benchmark files, their corpus folders and the summary file. Cheap (file
+    metadata only): a server compares it on every page run and reloads the benchmark, hence
+    recomputes its content digest, when any of it changed."""
+    root = Path(data_dir)
+    paths = [root / "benchmarks" / f"{ds}.json" for ds in datasets] + [root / "summaries" / "llm.jsonl"]
+    for ds in datasets:
+        folder = root / "corpus" / ds
+        if folder.is_dir():
+            paths.extend(p for p in folder.rglob("*") if p.is_file())
+    out = []
+    for path in sorted(paths):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        out.append((path.relative_to(root).as_posix(), st.st_size, st.st_mtime_ns, st.st_ino))
+    return tuple(out)
+
+
+def read_with_sha256(path: Path) -> tuple[bytes, str]:
+    """The bytes of the file at ``path`` and their SHA-256 (hex).
+
+    The hash is remembered by (resolved path, size, mtime, inode) for this process, so a file read
+    again unchanged is not hashed again (see the module docstring for edits within one clock tick)."""
+    real = os.path.realpath(path)
+    before = os.stat(real)
+    stamp = (before.st_size, before.st_mtime_ns, before.st_ino)
+    data = Path(real).read_bytes()
+    with _lock:
+        seen = _seen.get(real)
+    if seen is not None and (seen.size, seen.mtime_ns, seen.inode) == stamp and len(data) == seen.size:
+        return data, seen.sha256
+    digest = hashlib.sha256(data).hexdigest()
+    after = os.stat(real)
+    unchanged = (after.st_size, after.st_mtime_ns, after.st_ino) == stamp
+    if unchanged and time.time_ns() - before.st_mtime_ns > RACY_SECONDS * 1e9:
+        with _lock:
+            _seen[real] = _Seen(*stamp, digest)
+    return data, digest
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 (hex) of the file at ``path`` (remembered as by :func:`read_with_sha256`)."""
+    return read_with_sha256(path)[1]
