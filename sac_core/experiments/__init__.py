@@ -2,13 +2,15 @@
 
 A run names a registered :class:`Method` (:data:`METHODS`), re-ranked by the :class:`Stage` s its
 settings switch on (:data:`STAGES`); :mod:`.methods` holds the built-in ones. Depends on
-:mod:`sac_core.engine` only; the dashboard and the CLI build on it.
+:mod:`sac_core.engine` only; the dashboard and the CLI build on it. Plug-ins from outside the
+repository (entry points, ``$SAC_PLUGINS``, ``sac --plugin``) are imported by :func:`load_plugins`.
 """
 
 from . import methods
 from .catalogue import Column, catalogue, catalogue_columns, default_keys
 from .config import METHODS, STAGES, RunConfig
 from .evaluate import Evaluation, evaluate, format_results, open_method, run_queries
+from .loading import PluginError, load_plugins
 from .paper import PaperPoint
 from .plugins import Method, NotBuilt, OpenContext, Opened, Preset, Stage
 from .runs import read_run, write_run
@@ -27,6 +29,7 @@ __all__ = [
     "OpenContext",
     "Opened",
     "PaperPoint",
+    "PluginError",
     "Preset",
     "RunConfig",
     "Stage",
@@ -40,6 +43,7 @@ __all__ = [
     "evaluate",
     "flipped_queries",
     "format_results",
+    "load_plugins",
     "load_sweep",
     "methods",
     "open_method",

@@ -11,6 +11,7 @@ import pandas as pd
 
 from ..engine.data import load_benchmark
 from ..engine.metrics import METRICS, score_run
+from .cells import SweepFolder
 from .runs import read_run_text
 
 
@@ -20,8 +21,8 @@ def rescore_folder(
     """Per cell of sweep folder ``folder`` (the first ``cells`` of them, or all): the largest
     absolute difference per metric between its committed per-query values and the run file
     rescored now (NaN = NaN counts as equal). Columns ``cell``, ``variant``, ``queries``, then one per metric."""
-    results = pd.read_csv(folder / "results.csv")
-    per_query = pd.read_csv(folder / "per_query.csv.gz")
+    results = pd.read_csv(SweepFolder(folder).results)
+    per_query = pd.read_csv(SweepFolder(folder).per_query)
     rows = []
     benches: dict[tuple, object] = {}
     settings = results.drop_duplicates("cell")
@@ -31,7 +32,7 @@ def rescore_folder(
         if key not in benches:
             benches[key] = load_benchmark(data_dir, tuple(str(cell["datasets"]).split(",")), cell["protocol"], seed)
         bench = benches[key]
-        path = folder / "runs" / f"{cell['cell']}.jsonl.gz"
+        path = SweepFolder(folder).run_path(str(cell["cell"]))
         run = read_run_text(gzip.decompress(path.read_bytes()).decode("utf-8"), path)
         ks = tuple(sorted(int(k) for k in results.loc[results["cell"] == cell["cell"], "k"].unique()))
         mode = cell["metric_mode"] if "metric_mode" in cell and isinstance(cell["metric_mode"], str) else "merged"

@@ -5,7 +5,9 @@ One JSON line per (query, method)::
 
     {"query_id": "cuad/12", "method": "doc-aware", "variant": "baseline+split+…", "answer": "… [#2]",
      "citations": [{"label": "#2", "file_path": "cuad/x.txt", "span": [s, e], "gold_document": true}],
-     "problem": null, "token_f1": 0.31, "rouge_l": 0.22}
+     "quotes": [[0, 52]], "problem": null, "token_f1": 0.31, "rouge_l": 0.22}
+
+(``quotes``: the answer's quotations, ``[start, end)`` in its characters: document text, not citations)
 
 and per method: the share of answers citing only gold documents, the share citing another
 document, how many had a problem, and the mean token F1 and ROUGE-L (:func:`answer_table`).
@@ -58,7 +60,7 @@ def answer_queries(
         hits = top_chunks(config, ctx, k)
     for done, (query, top) in enumerate(zip(queries, hits), start=1):
         answer = answerer.answer(query.text, excerpts_of(top)).checked(query.gold_files)
-        scores = score_answer(answer.text, gold_texts(query, ctx))
+        scores = score_answer(answer.text, gold_texts(query, ctx), answer.quote_spans)
         yield {
             "query_id": query.query_id,
             "dataset": query.dataset,
@@ -71,6 +73,7 @@ def answer_queries(
                 {"label": c.label, "file_path": c.file_path, "span": [c.start, c.end], "gold_document": c.gold_document}
                 for c in answer.citations
             ],
+            "quotes": [list(q) for q in answer.quote_spans],
             "problem": answer.problem,
             "cites_only_gold": answer.cites_only_gold,
             "cites_other_document": answer.cites_other_document,

@@ -36,6 +36,14 @@ def catalogue(base: RunConfig, bench: Benchmark | None = None) -> dict[str, Pres
     return dict(sorted(out.items(), key=lambda item: not item[1].default))  # a stable sort
 
 
+def preset_config(base: RunConfig, key: str) -> RunConfig:
+    """The configuration catalogue entry ``key`` runs on ``base`` (ValueError names the keys there are)."""
+    entries = catalogue(base)
+    if key not in entries:
+        raise ValueError(f"unknown preset {key!r}; known: {', '.join(entries)} (sac presets lists them)")
+    return entries[key].config
+
+
 def default_keys(base: RunConfig) -> tuple[str, ...]:
     """The catalogue keys of the default comparison (baseline, SAC generic, SAC expert when offered)."""
     return tuple(key for key, preset in catalogue(base).items() if preset.default)

@@ -2,13 +2,16 @@
 
 Paths of the machine (data and cache directories) are not part of it: the same experiment can
 run on any copy of the data. ``method`` names a :class:`~.plugins.Method` of :data:`METHODS`;
-the registered :data:`STAGES` its settings switch on (the document-aware ``signals``) re-rank it.
+the registered :data:`STAGES` its options switch on (the document-aware stage ``doc``, the
+passage stages) re-rank it. Every plug-in setting is one option ``"<plug-in>.<field>"`` of its
+``Options`` dataclass: one mechanism for sweep files, ``--option`` and result columns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from ..engine.chunking import CHUNKERS
@@ -21,7 +24,8 @@ from ..engine.summaries import SummaryConfig
 from .plugins import Method, Registry, Stage
 
 METHODS: Registry[Method[RunConfig]] = Registry("method")  # what RunConfig.method can name
-STAGES: Registry[Stage[RunConfig]] = Registry("stage")  # applied in this order when a config switches them on
+STAGES: Registry[Stage[RunConfig]] = Registry("stage", order=lambda stage: stage.order)  # applied in Stage.order
+DOC = "doc"  # the document-aware stage: its Options are the engine's Signals (RunConfig.signals)
 
 OptionValue = str | int | float | bool  # the value of one plug-in option
 OptionsT = TypeVar("OptionsT")
@@ -44,9 +48,12 @@ def _option_fields(key: str) -> tuple[str, type, dict[str, Any]]:
     return name, plugin.Options, known
 
 
+BOOLEANS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
 def parse_option(text: str) -> tuple[str, OptionValue]:
-    """``"<plug-in>.<field>=<value>"`` (the command line) → a typed option, the value read as the
-    field's type (bool, int, float or str)."""
+    """``"<plug-in>.<field>=<value>"`` (the command line; the one parser of ``KEY=VALUE`` settings)
+    → a typed option, the value read as the field's type (bool, int, float or str)."""
     key, sep, raw = text.partition("=")
     if not sep:
         raise ValueError(f"option {text!r}: not <plug-in>.<field>=<value>")
@@ -54,10 +61,41 @@ def parse_option(text: str) -> tuple[str, OptionValue]:
     default = known[key.strip().partition(".")[2]].default
     kind = type(default) if isinstance(default, (bool, int, float)) else str
     try:
-        value: OptionValue = raw.strip().lower() in ("1", "true", "yes") if kind is bool else kind(raw.strip())
-    except ValueError:
+        if kind is bool:
+            value: OptionValue = BOOLEANS[raw.strip().lower()]
+        else:
+            value = kind(raw.strip())
+    except (KeyError, ValueError):
         raise ValueError(f"option {key.strip()!r} needs a {kind.__name__}, got {raw!r}") from None
     return key.strip(), value
+
+
+def option_is_path(key: str) -> bool:
+    """Whether option ``key`` names a file or folder of the machine (its field's metadata says
+    ``{"path": True}``): the identity of a result holds what the plug-in read there, not the path."""
+    _, _, known = _option_fields(key)
+    return bool(known[key.partition(".")[2]].metadata.get("path"))
+
+
+def _typed(key: str, value: OptionValue) -> tuple[OptionValue, bool]:
+    """``value`` as its field's type where that is exact (a whole number for a float field: 8 → 8.0),
+    and whether it equals the field's default."""
+    _, _, known = _option_fields(key)
+    default = known[key.partition(".")[2]].default
+    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    return value, type(value) is type(default) and value == default
+
+
+def column_defaults() -> dict[str, object]:
+    """Every settings column a result table may hold (:meth:`RunConfig.columns`), by its default
+    value: its type says how a value read back from CSV is typed (``8.0`` of a float option stays a float)."""
+    out: dict[str, object] = {f.name: f.default for f in fields(RunConfig) if f.name in RunConfig.LATER}
+    out.update(RunConfig().columns())
+    for plugin in [*METHODS, *STAGES]:
+        if plugin.Options is not None and is_dataclass(plugin.Options):
+            out.update({f"option_{plugin.name}_{f.name}": f.default for f in fields(plugin.Options)})
+    return out
 
 
 @dataclass(frozen=True)
@@ -81,11 +119,10 @@ class RunConfig:
     ann_threshold: int = 1_000_000  # chunks
     hnsw_m: int = 32  # graph links per vector (efConstruction 200)
     ef_search: int = 128  # candidates an HNSW search visits: higher = closer to exact, slower
-    # Document-aware ranking on top of the index (document prior, routing, entities, sections,
-    # expansion, reranking): retrieval-time only, so it shares the index of its method.
-    signals: Signals = field(default_factory=Signals)
-    # Parameters of other plug-ins: ("<method or stage name>.<field>", value) pairs, kept sorted; a
-    # mapping is accepted too. In columns() as option_<name>_<field> only when set.
+    # Parameters of plug-ins: ("<method or stage name>.<field>", value) pairs, kept sorted and only
+    # where they differ from the field's default; a mapping is accepted too. In columns() as
+    # option_<name>_<field>. The document-aware ranking on top of the index (document prior,
+    # routing, entities, …: retrieval-time only, sharing its method's index) is the stage "doc".
     options: tuple[tuple[str, OptionValue], ...] = ()
 
     # Settings added after results were published: in columns() (and so in cell and index ids) only
@@ -98,6 +135,10 @@ class RunConfig:
         pairs = self.options.items() if isinstance(self.options, Mapping) else self.options
         object.__setattr__(self, "options", tuple(sorted(dict(pairs).items())))
         self._check_options()
+        typed = [(k, *_typed(k, v)) for k, v in self.options]
+        object.__setattr__(
+            self, "options", tuple((k, v) for k, v, default in typed if not default)
+        )  # a default is no setting
         checks = [
             (self.protocol in PROTOCOLS, f"protocol must be one of {PROTOCOLS}"),
             (self.method in METHODS, f"method must be one of {', '.join(METHODS.names())}"),
@@ -138,6 +179,18 @@ class RunConfig:
         prefix = f"{name}."
         return cls(**{key[len(prefix) :]: value for key, value in self.options if key.startswith(prefix)})
 
+    def with_options(self, name: str, options: object) -> RunConfig:
+        """This configuration with plug-in ``name``'s options replaced by the dataclass ``options``
+        (its fields that differ from their defaults), e.g. ``with_options(DOC, Signals(split_query=True))``."""
+        kept = [(k, v) for k, v in self.options if k.partition(".")[0] != name]
+        new = [(f"{name}.{f.name}", getattr(options, f.name)) for f in fields(options)]  # type: ignore[arg-type]
+        return self.with_(options=(*kept, *new))
+
+    @property
+    def signals(self) -> Signals:
+        """The options of the document-aware stage (``doc.<field>``), as the engine reads them."""
+        return self.plugin_options(DOC, Signals)
+
     @property
     def max_k(self) -> int:
         return max(self.ks)
@@ -173,18 +226,40 @@ class RunConfig:
         flat = {
             k: v
             for k, v in asdict(self).items()
-            if k not in ("summary", "ks", "datasets", "signals", "options")
-            and not (k in self.LATER and v == defaults[k])
+            if k not in ("summary", "ks", "datasets", "options") and not (k in self.LATER and v == defaults[k])
         }
         flat.update(datasets=",".join(self.datasets), model=model_id(self.model), variant=self.variant)
         summaries = bool(self.summaries_read())
         for key, value in self.summary.columns().items():
             flat[f"summary_{key}"] = value if summaries else None
-        for key, value in self.signals.changed().items():  # only when set: published cells keep their ids
-            flat[f"signals_{key}"] = value
-        for key, value in self.options:  # likewise
+        for key, value in self.options:  # only when set
             flat[f"option_{key.replace('.', '_')}"] = value
         return flat
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as plain JSON values (a sweep folder's ``cells.jsonl`` keeps it); :meth:`from_dict` inverts it."""
+        out = asdict(self)
+        out["summary"] = {k: (str(v) if isinstance(v, Path) else v) for k, v in out["summary"].items()}
+        out.update(datasets=list(self.datasets), ks=list(self.ks), options=dict(self.options))
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunConfig:
+        """The configuration :meth:`to_dict` wrote (ValueError names an unknown or bad field)."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"invalid configuration: unknown field(s) {', '.join(unknown)}")
+        summary = dict(data.get("summary") or {})
+        if summary.get("summary_file"):
+            summary["summary_file"] = Path(summary["summary_file"])
+        try:
+            return cls(**{
+                **data, "datasets": tuple(data["datasets"]), "ks": tuple(data["ks"]),
+                "summary": SummaryConfig(**summary), "options": dict(data.get("options") or {}),
+            })  # fmt: skip
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"invalid configuration: {e}") from None
 
     def with_(self, **changes: object) -> RunConfig:
         return replace(self, **changes)  # type: ignore[arg-type]  # checked by __post_init__

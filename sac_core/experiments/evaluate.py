@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from ..engine.data import Benchmark, Span
 from ..engine.metrics import mean_by_dataset, score_run
 from ..engine.retrieval import Ranker, as_spans
-from ..engine.retrieval.routed import sentences_read
 from ..engine.summaries import SummaryConfig
 from .config import RunConfig
 from .plugins import OpenContext, Opened
@@ -75,19 +74,14 @@ def summaries_read(config: RunConfig, ctx: OpenContext) -> list[SummariesRead]:
 
 def indexed_chunks(ranker: Ranker) -> int | None:
     """How many chunks the ranker's index holds (None for a method without one, e.g. an imported run)."""
-    pool = getattr(ranker, "pool", None)
-    return None if pool is None else len(pool)
+    return None if ranker.pool is None else len(ranker.pool)
 
 
 def run_queries(
     ranker: Ranker, bench: Benchmark, config: RunConfig, *, progress: bool = False
 ) -> tuple[dict[str, list[Span]], pd.DataFrame]:
     """Every benchmark query through ``ranker``: the run (ranked spans up to max k) and its per-query metrics."""
-    by_query = getattr(ranker, "search_queries", None)  # a ranker that answers benchmark queries by id (a run)
-    if by_query is not None:
-        hits = by_query(bench.queries, config.max_k)
-    else:
-        hits = ranker.search([q.text for q in bench.queries], config.max_k, progress=progress)
+    hits = ranker.search_queries(bench.queries, config.max_k, progress=progress)  # a run: by query id
     run = {q.query_id: as_spans(h) for q, h in zip(bench.queries, hits)}
     return run, score_run(bench.queries, run, config.ks, config.metric_mode)
 
@@ -108,7 +102,7 @@ def evaluate(config: RunConfig, ctx: OpenContext) -> Evaluation:
         "n_documents": len(ctx.bench.documents),
         "n_chunks": indexed_chunks(opened.ranker),
     }
-    sentences = sentences_read(opened.ranker)  # the passage methods' embedding cost
+    sentences = opened.ranker.sentences_read()  # the passage methods' embedding cost
     if sentences:
         counts["sentences_embedded"] = sentences
     for read in summaries_read(config, ctx):  # what each part read, as measured (not part of the cell id)

@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 from ..engine.embedding import Embedder
 from ..engine.summaries import SummaryConfig, summarize_documents
 from .config import RunConfig
-from .methods import IndexMethod
 from .plugins import OpenContext
 
 EXECUTORS: tuple[str, ...] = ("local", "ray")
@@ -158,10 +157,10 @@ def prefill(config: RunConfig, ctx: OpenContext, executor: Executor) -> dict[str
     for summary in config.summaries_read():
         resolved = summary.resolved(ctx.data_dir)
         done["summarized"] += sum(r["new"] for r in prefill_summaries(texts, resolved, ctx.cache_dir, executor))
-    method = config.method_plugin
-    if not isinstance(method, IndexMethod):
+    indexer = config.method_plugin.indexer()
+    if indexer is None:
         return done
-    pool = method.pool(config, ctx)
+    pool = indexer.pool(config, ctx)
     by_document: dict[str, list[str]] = {}
     for chunk, text in zip(pool.chunks, pool.indexed):
         by_document.setdefault(chunk.file_path, []).append(text)

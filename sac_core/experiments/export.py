@@ -40,6 +40,7 @@ from ..engine.data import (
 from ..engine.data import Span as Span
 from ..engine.metrics import DEFAULT_KS, score_run
 from ..engine.metrics.ranking import document_run
+from .cells import SweepFolder
 from .run_store import load_run
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
@@ -88,7 +89,7 @@ def from_stored(
 
 def sweep_cells(folder: Path) -> pd.DataFrame:
     """One row per cell of a published sweep folder (its settings, from ``results.csv``)."""
-    path = folder / "results.csv"
+    path = SweepFolder(folder).results
     if not path.is_file():
         raise ValueError(f"{folder}: not a sweep folder (no results.csv)")
     import pandas as pd
@@ -127,8 +128,10 @@ def from_cell(folder: Path, row: pd.Series, data_dir: Path) -> tuple[RunSource, 
 
     seed = None if pd.isna(row.get("seed")) else int(row["seed"])
     datasets = tuple(str(row["datasets"]).split(","))
-    ks = tuple(sorted(int(k) for k in pd.read_csv(folder / "results.csv").query("cell == @row.cell")["k"].unique()))
-    path = folder / "runs" / f"{row['cell']}.jsonl.gz"
+    ks = tuple(
+        sorted(int(k) for k in pd.read_csv(SweepFolder(folder).results).query("cell == @row.cell")["k"].unique())
+    )
+    path = SweepFolder(folder).run_path(str(row["cell"]))
     source, bench = from_file(path, data_dir, str(row["protocol"]), datasets, seed, ks, name=str(row["variant"]))
     return source, bench
 

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.data import Benchmark, Span
-from .report import at_k, lbr_table, mean_over_k
+from ..engine.metrics import HIGH, LOW
+from .cells import SweepFolder
+from .report import at_k, lbr_table, mean_over_k, plus_minus, provenance_lines
 from .runs import read_run_text
 from .significance import flipped_queries
 
@@ -91,6 +93,17 @@ def curves_figure(table: pd.DataFrame) -> go.Figure:
             for i, variant in enumerate(variants):
                 for _, line in sub[sub["variant"] == variant].groupby(group[1:] or ["variant"], sort=False):
                     line = line.sort_values("k")
+                    color = PALETTE[i % len(PALETTE)]
+                    if f"{metric}{LOW}" in line.columns:  # the 95 % interval, shaded
+                        fig.add_trace(
+                            go.Scatter(
+                                x=[*line["k"], *line["k"][::-1]],
+                                y=[*(line[f"{metric}{HIGH}"] * 100), *(line[f"{metric}{LOW}"] * 100)[::-1]],
+                                fill="toself", fillcolor=color, opacity=0.15, line={"width": 0},
+                                hoverinfo="skip", showlegend=False, legendgroup=str(i),
+                            ),
+                            row=r, col=c,
+                        )  # fmt: skip
                     fig.add_trace(
                         go.Scatter(
                             x=line["k"], y=line[metric] * 100, mode="lines+markers", name=_svg(variant),
@@ -154,13 +167,20 @@ def _significance_html(significance: pd.DataFrame | None, k: int) -> list[str]:
         return [*sections, '<p class="note">No per-query results next to these tables: no significance tests.</p>']
     sig = significance[significance["k"] == k] if "k" in significance.columns else significance
     pair = ("variant_a", "variant_b") if "variant_a" in sig.columns else ("a", "b")
-    wanted = (*pair, "metric", "k", "mean_a", "mean_b", "p_value", "p_holm", "wins", "ties", "losses")
+    wanted = (*pair, "metric", "k", "mean_a", "mean_b", "diff", "p_value", "p_holm", "wins", "ties", "losses")
     shown = sig[[c for c in wanted if c in sig.columns]].copy()
     for c in ("mean_a", "mean_b"):
         shown[c] = shown[c] * 100
+    if {"diff", "diff_low", "diff_high"} <= set(sig.columns):
+        shown["diff"] = [
+            f"{d * 100:+.2f} [{lo * 100:+.2f}, {hi * 100:+.2f}]"
+            for d, lo, hi in zip(sig["diff"], sig["diff_low"], sig["diff_high"])
+        ]
+        shown = shown.rename(columns={"diff": "b − a (pts) [95 % interval]"})
     sections.append(
-        f'<p class="note">At k = {k}; Fisher\'s randomisation test (paired sign flips, two-sided); wins = '
-        "queries where the second method is better; means in %.</p>"
+        f'<p class="note">At k = {k}; Fisher\'s randomisation test (paired sign flips, two-sided; p_holm: Holm-'
+        "corrected over the family of comparisons); the difference's 95 % interval is a bootstrap over the paired "
+        "queries; wins = queries where the second method is better; means in %.</p>"
         + shown.to_html(
             index=False,
             escape=True,
@@ -182,22 +202,27 @@ def render(
     example_names: Sequence[str] = (),
     bench: Benchmark | None = None,
     notes: Sequence[str] = (),
+    per_query: pd.DataFrame | None = None,
 ) -> str:
-    """The report as one HTML document (see the module docstring)."""
+    """The report as one HTML document (see the module docstring); ``per_query``: the cells'
+    per-query rows, for the intervals of the means over k."""
     figure = curves_figure(table).to_html(full_html=False, include_plotlyjs=True, config={"displaylogo": False})
     sections = [
         f"<h1>{esc(title)}</h1>",
         *[f'<p class="note">{esc(n)}</p>' for n in notes],
         '<h2 id="curves">Curves: DRM, precision and recall against k</h2>',
+        *[f'<p class="note">Made by {esc(line)}.</p>' for line in provenance_lines(table)],
         '<p class="note">Per query and k: DRM = share of the top-k chunks from a non-gold document; precision and '
-        "recall = characters inside gold spans. Means per dataset; ALL = macro mean over datasets.</p>",
+        "recall = characters inside gold spans. Means per dataset; ALL = macro mean over datasets. Every mean "
+        "carries its 95 % interval (a seeded bootstrap over queries, 2,000 resamples, stratified by dataset): "
+        "shaded bands in the figure, ± half its width in the tables.</p>",
         figure,
-        '<h2 id="means">Means over k (ALL datasets, %)</h2>',
-        _table(mean_over_k(table)),
-        '<h2 id="lbr">LegalBench-RAG table: precision@1 and recall@64 per dataset (%)</h2>',
-        _table(lbr_table(table)),
-        f'<h2 id="at-k">Per dataset at k = {k} (%)</h2>',
-        *[f"<h3>{LABELS[m]}@{k}</h3>" + _table(at_k(table, k, m)) for m in CURVE_METRICS],
+        '<h2 id="means">Means over k (ALL datasets, %, ± half the 95 % interval)</h2>',
+        _table(plus_minus(mean_over_k(table, per_query=per_query))),
+        '<h2 id="lbr">LegalBench-RAG table: precision@1 and recall@64 per dataset (%, ± half the 95 % interval)</h2>',
+        _table(lbr_table(table, text=True)),
+        f'<h2 id="at-k">Per dataset at k = {k} (%, ± half the 95 % interval)</h2>',
+        *[f"<h3>{LABELS[m]}@{k}</h3>" + _table(at_k(table, k, m, text=True)) for m in CURVE_METRICS],
     ]
     sections += _significance_html(significance, k)
     sections.append('<h2 id="examples">Queries that flipped</h2>')
@@ -230,7 +255,7 @@ def examples_from_folder(
     flips = flipped_queries(sub, cells[a], cells[b], metric, k, key="cell").head(n)
     runs = {}
     for variant, cell in cells.items():
-        path = folder / "runs" / f"{cell}.jsonl.gz"
+        path = SweepFolder(folder).run_path(str(cell))
         runs[variant] = (
             read_run_text(gzip.decompress(path.read_bytes()).decode("utf-8"), path) if path.is_file() else {}
         )

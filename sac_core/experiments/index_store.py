@@ -15,7 +15,6 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,9 +26,9 @@ from ..engine.data import Benchmark
 from ..engine.embedding import Embedders, model_id
 from ..engine.embedding.models import packaged_version
 from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index, text_sha256
-from ..engine.retrieval import Pool, Retriever, Signals, build_pool
+from ..engine.retrieval import Pool, Retriever, build_pool
 from .config import STAGES, RunConfig
-from .plugins import NotBuilt, OpenContext
+from .plugins import IndexCheck, NotBuilt, OpenContext
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
@@ -41,13 +40,17 @@ RETRIEVAL_ONLY = ("semantic_weight", "fusion_depth", "ks", "metric_mode", "summa
 IndexText = Callable[[Chunk], str]  # the text a chunk is indexed under (the method decides)
 
 
-def make_pool(bench: Benchmark, config: RunConfig, index_text: IndexText) -> Pool:
+def make_pool(
+    bench: Benchmark, config: RunConfig, index_text: IndexText, on_progress: Callable[[int, int], None] | None = None
+) -> Pool:
+    """The benchmark's documents chunked as ``config`` says (``on_progress``: documents chunked, documents)."""
     return build_pool(
         bench.documents,
         chunker=config.chunker,
         chunk_size=config.chunk_size,
         chunk_overlap=config.chunk_overlap,
         index_text=index_text,
+        on_progress=on_progress,
     )
 
 
@@ -66,7 +69,7 @@ def index_settings(config: RunConfig) -> dict[str, object]:
     """The settings that decide an index's content (see the module docstring); retrieval-time
     signals and the options of stages (passage methods) share their method's index."""
     method_options = tuple((k, v) for k, v in config.options if k.partition(".")[0] not in STAGES)
-    bare = config.with_(signals=Signals(), options=method_options)
+    bare = config.with_(options=method_options)
     return {k: v for k, v in bare.columns().items() if k not in RETRIEVAL_ONLY}
 
 
@@ -98,19 +101,6 @@ def _versions(config: RunConfig) -> dict[str, str]:
     except PackageNotFoundError:  # pragma: no cover - a requirement
         chunker = "unknown"
     return {"model_version": packaged_version(config.model) or config.model, "chunker_version": chunker}
-
-
-@dataclass(frozen=True)
-class IndexCheck:
-    """``state``: ``fresh`` (usable), ``missing`` or ``stale``; ``reason`` says why not fresh."""
-
-    state: str
-    folder: Path
-    reason: str = ""
-
-    @property
-    def fresh(self) -> bool:
-        return self.state == "fresh"
 
 
 def _compare(manifest: dict[str, Any] | None, expected: dict[str, Any], folder: Path) -> IndexCheck:
@@ -198,7 +188,7 @@ def build_retriever(
 ) -> Retriever:
     """Chunk, embed (from the embedding cache where possible) and index; save the index when ``ctx.save``."""
     t0 = time.perf_counter()
-    pool = make_pool(ctx.bench, config, index_text)
+    pool = make_pool(ctx.bench, config, index_text, ctx.progress_of("chunking documents", "documents"))
     embedder = ctx.embedders.get(config.model, config.backend)
     encoded = embedder.encoded
     retriever = Retriever(
@@ -207,7 +197,7 @@ def build_retriever(
         semantic_weight=config.semantic_weight,
         fusion_depth=config.fusion_depth,
         progress=ctx.progress,
-        on_progress=ctx.on_progress,
+        on_progress=ctx.progress_of("embedding chunks", "texts"),
         make_dense=dense_builder(config, len(pool)),
     )
     new = embedder.encoded - encoded

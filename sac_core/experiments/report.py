@@ -1,15 +1,24 @@
 """Results tables in the shape of the SAC paper's: means over k, and per dataset at one k.
 
 Input: a results table as written by ``sac evaluate --out`` or ``sac sweep`` (one row per
-dataset incl. ``ALL`` × configuration × k). Values are returned in percent.
+dataset incl. ``ALL`` × configuration × k, each metric with its 95 % interval columns
+``<metric>_low`` / ``<metric>_high``), and for means over k the per-query table beside it (their
+intervals are bootstrapped from the queries, :mod:`sac_core.engine.metrics.intervals`). Values are
+returned in percent; :func:`plus_minus` writes a mean and its interval as ``18.52 ± 1.61`` (half
+the interval's width; the interval itself may be asymmetric, its ends are in the numeric tables).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..engine.metrics import HIGH, LOW, means_with_intervals, over_k
+from .cells import DATA_DIGEST
 from .config import RunConfig
+from .provenance import COLUMNS as PROVENANCE_COLUMNS
+from .provenance import Provenance
 from .significance import compare_methods
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
@@ -24,51 +33,151 @@ def _key(table: pd.DataFrame) -> list[str]:
     return [c for c in KEY if c in table.columns and (c == "variant" or table[c].nunique(dropna=False) > 1)]
 
 
-def mean_over_k(table: pd.DataFrame, dataset: str = "ALL") -> pd.DataFrame:
-    """Precision, recall and DRM of ``dataset``, averaged over the k of each configuration (%)."""
+def mean_over_k(table: pd.DataFrame, dataset: str = "ALL", per_query: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Precision, recall and DRM of ``dataset``, averaged over the k of each configuration (%); with
+    ``per_query`` (the table's cells' per-query rows) also each one's 95 % interval
+    (``<metric>_low``, ``<metric>_high``), bootstrapped over the queries of their means over k."""
+    import pandas as pd
+
     sel = table[table["dataset"] == dataset]
-    return (sel.groupby(_key(table), dropna=False)[list(SHOWN)].mean() * 100).round(2)
+    means = sel.groupby(_key(table), dropna=False)[list(SHOWN)].mean() * 100
+    if per_query is None or "cell" not in table.columns or "cell" not in per_query.columns:
+        return means.round(2)
+    rows = []
+    for cell, group in sel.groupby("cell", sort=False):
+        found = means_with_intervals(over_k(per_query[per_query["cell"] == cell], SHOWN), SHOWN)
+        found = found[found["dataset"] == dataset]
+        if not found.empty:
+            keys = group.iloc[0][_key(table)].to_dict()
+            rows.append({**keys, **{c: found.iloc[0][c] * 100 for c in found.columns if c.endswith((LOW, HIGH))}})
+    if not rows:
+        return means.round(2)
+    intervals = pd.DataFrame(rows).drop_duplicates(_key(table)).set_index(_key(table))
+    return means.join(intervals).round(2)
 
 
-def at_k(table: pd.DataFrame, k: int = 8, metric: str = "drm") -> pd.DataFrame:
-    """``metric@k`` per dataset (columns) for each configuration (rows) (%)."""
-    sel = table[table["k"] == k]
-    wide = sel.pivot_table(index=_key(table), columns="dataset", values=metric, dropna=False).dropna(how="all") * 100
+def cell_means(table: pd.DataFrame, per_query: pd.DataFrame | None = None, dataset: str = "ALL") -> pd.DataFrame:
+    """:func:`mean_over_k` per cell (index: the cell id, in the table's order): the same means and,
+    with ``per_query``, the same intervals, in one bootstrap for the cells that list the same queries
+    in the same order (a sweep's cells do) instead of one per cell: a sweep of 100 cells in seconds."""
+    import pandas as pd
+
+    sel = table[table["dataset"] == dataset]
+    means = sel.groupby("cell", sort=False)[list(SHOWN)].mean() * 100
+    if per_query is None or "cell" not in per_query.columns:
+        return means.round(2)
+    rows = per_query[per_query["cell"].isin(means.index)]
+    averaged = rows.groupby(["cell", "dataset", "query_id"], sort=False)[list(SHOWN)].mean().reset_index()
+    order = averaged.groupby("cell", sort=False)[["dataset", "query_id"]].agg(tuple)
+    found = []
+    for _, same in order.groupby(["dataset", "query_id"], sort=False):  # cells with one query order each
+        part = averaged[averaged["cell"].isin(same.index)]
+        found.append(means_with_intervals(part, SHOWN, group="cell").query("dataset == @dataset"))
+    if not found:
+        return means.round(2)
+    intervals = pd.concat(found).set_index("cell")
+    intervals = intervals[[c for c in intervals.columns if c.endswith((LOW, HIGH))]] * 100
+    return means.join(intervals).round(2)
+
+
+def plus_minus(frame: pd.DataFrame, metrics: Sequence[str] = SHOWN, decimals: int = 2) -> pd.DataFrame:
+    """``frame``'s metric columns as text ``mean ± half-width`` where its ``<metric>_low``/``_high``
+    columns give an interval (the mean alone where not); the interval columns dropped."""
+    out = frame.copy()
+    for m in metrics:
+        if m not in out.columns:
+            continue
+        low, high = out.get(m + LOW), out.get(m + HIGH)
+        if low is None or high is None:
+            out[m] = [_number(v, decimals) for v in out[m]]
+            continue
+        out[m] = [_pm(v, lo, hi, decimals) for v, lo, hi in zip(out[m], low, high)]
+        out = out.drop(columns=[m + LOW, m + HIGH])
+    return out
+
+
+def _number(value: object, decimals: int) -> str:
+    return "–" if value is None or value != value else f"{float(value):.{decimals}f}"  # type: ignore[arg-type]
+
+
+def _pm(value: object, low: object, high: object, decimals: int) -> str:
+    if low is None or high is None or low != low or high != high:
+        return _number(value, decimals)
+    return f"{float(value):.{decimals}f} ± {(float(high) - float(low)) / 2:.{decimals}f}"  # type: ignore[arg-type]
+
+
+def at_k(table: pd.DataFrame, k: int = 8, metric: str = "drm", *, text: bool = False) -> pd.DataFrame:
+    """``metric@k`` per dataset (columns) for each configuration (rows) (%); ``text``: each value as
+    ``mean ± half-width`` of its 95 % interval, when the table has the interval columns."""
+    sel, key = table[table["k"] == k], _key(table)
+    wide = _wide(sel, metric, key)
     order = [d for d in wide.columns if d != "ALL"] + (["ALL"] if "ALL" in wide.columns else [])
-    return wide[order].round(2)
+    if not text or metric + LOW not in table.columns:
+        return wide[order].round(2)
+    low, high = _wide(sel, metric + LOW, key), _wide(sel, metric + HIGH, key)
+    out = wide[order].astype(object)
+    for col in order:
+        out[col] = [_pm(v, lo, hi, 2) for v, lo, hi in zip(wide[col], low[col], high[col])]
+    return out
 
 
-def lbr_table(table: pd.DataFrame, precision_k: int = 1, recall_k: int = 64) -> pd.DataFrame:
+def _wide(sel: pd.DataFrame, column: str, key: list[str]) -> pd.DataFrame:
+    """``column`` (%) per dataset (columns) for each configuration (rows)."""
+    return sel.pivot_table(index=key, columns="dataset", values=column, dropna=False).dropna(how="all") * 100
+
+
+def lbr_table(table: pd.DataFrame, precision_k: int = 1, recall_k: int = 64, *, text: bool = False) -> pd.DataFrame:
     """LegalBench-RAG's table shape (Pipitone & Alami 2024, and the papers after it): precision@1
     and recall@64 per dataset (and ``ALL``, the macro mean), one row per configuration (%).
-    Columns ``(dataset, "P@1")`` and ``(dataset, "R@64")``; NaN where a run lacks that k."""
+    Columns ``(dataset, "P@1")`` and ``(dataset, "R@64")``; NaN where a run lacks that k. ``text``:
+    each value as ``mean ± half-width`` of its 95 % interval (when the table has them)."""
     import pandas as pd
 
     parts = {}
     for metric, k, label in (("precision", precision_k, f"P@{precision_k}"), ("recall", recall_k, f"R@{recall_k}")):
-        sel = table[table["k"] == k]
-        if sel.empty:
-            continue
-        parts[label] = (
-            sel.pivot_table(index=_key(table), columns="dataset", values=metric, dropna=False).dropna(how="all") * 100
-        )
+        if (table["k"] == k).any():
+            parts[label] = at_k(table, k, metric, text=text)
     if not parts:
         return pd.DataFrame()
     wide = pd.concat(parts, axis=1).swaplevel(0, 1, axis=1)
     datasets = [d for d in dict.fromkeys(wide.columns.get_level_values(0)) if d != "ALL"]
     order = [d for d in sorted(datasets)] + (["ALL"] if "ALL" in wide.columns.get_level_values(0) else [])
-    return wide.reindex(columns=[(d, label) for d in order for label in parts]).round(2)
+    return wide.reindex(columns=[(d, label) for d in order for label in parts])
 
 
 def to_latex(frame: pd.DataFrame, caption: str = "") -> str:
-    """A table as LaTeX (booktabs), numbers with two decimals; strings escaped for LaTeX."""
+    """A table as LaTeX (booktabs), numbers with two decimals, ``±`` as ``$\\pm$``; strings escaped for LaTeX."""
     frame = frame.copy()
     latex_names = lambda names: [None if n is None else str(n).replace("_", "\\_") for n in names]
     frame.index.names = latex_names(frame.index.names)
     frame.columns.names = latex_names(frame.columns.names)
-    styler = frame.style.format(precision=2, na_rep="--", escape="latex")
+    styler = frame.style.format(_latex_cell, na_rep="--", escape="latex")  # escaping runs before the formatter
     styler = styler.format_index(escape="latex", axis=0, precision=2).format_index(escape="latex", axis=1)
     return styler.to_latex(hrules=True, caption=caption or None, multicol_align="c")
+
+
+def _latex_cell(value: object) -> str:
+    """A number with two decimals; a ``mean ± half-width`` text with LaTeX's ``\\pm``."""
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value).replace(" ± ", " $\\pm$ ")
+
+
+def provenance_lines(table: pd.DataFrame) -> list[str]:
+    """Which code and data made the table's cells: one line per distinct (version, commit, dirty,
+    data digest), with how many cells; nothing for a table without provenance columns."""
+    columns = [c for c in (*PROVENANCE_COLUMNS, DATA_DIGEST) if c in table.columns]
+    if not columns:
+        return []
+    cells = table.drop_duplicates("cell") if "cell" in table.columns else table.head(1)
+    lines = []
+    text = cells[columns].astype("string").fillna("")  # any dtype (Int64, float, bool) as text
+    for values, group in text.groupby(columns, sort=False):
+        found = dict(zip(columns, values if isinstance(values, tuple) else (values,)))
+        code = Provenance(*(str(found.get(c, "")) for c in PROVENANCE_COLUMNS)).describe()
+        digest = found.get(DATA_DIGEST) or "unknown"
+        lines.append(f"computed by {code} on data {digest} ({len(group)} cell{'s' if len(group) > 1 else ''})")
+    return lines
 
 
 def read_results(paths: list[str]) -> pd.DataFrame:
@@ -106,16 +215,17 @@ def backend_changes(
 
 def without_queries(results: pd.DataFrame, per_query: pd.DataFrame, query_ids: set[str]) -> pd.DataFrame:
     """``results`` recomputed from ``per_query`` without the queries in ``query_ids``: each
-    dataset's mean over the queries left, ``ALL`` the mean over the datasets that keep any (macro,
-    as everywhere). For reporting a method tuned on one protocol on the queries it never saw."""
+    dataset's mean over the queries left with its bootstrap 95 % interval, ``ALL`` the mean over the
+    datasets that keep any (macro, as everywhere). For reporting a method tuned on one protocol on
+    the queries it never saw."""
     import pandas as pd
 
     kept = per_query[~per_query["query_id"].isin(query_ids)]
     metrics = [m for m in ("drm", "precision", "recall", "hit", "mrr", "ndcg") if m in kept.columns]
-    by_dataset = kept.groupby(["cell", "dataset", "k"], as_index=False)[metrics].mean()
-    overall = by_dataset.groupby(["cell", "k"], as_index=False)[metrics].mean().assign(dataset="ALL")
-    settings = results.drop_duplicates("cell").drop(columns=[*metrics, "dataset", "k", "n_queries"], errors="ignore")
-    return pd.concat([by_dataset, overall], ignore_index=True).merge(settings, on="cell")
+    found = [means_with_intervals(rows, metrics).assign(cell=cell) for cell, rows in kept.groupby("cell", sort=False)]
+    measured = {*metrics, *(f"{m}{end}" for m in metrics for end in (LOW, HIGH)), "dataset", "k", "n_queries"}
+    settings = results.drop_duplicates("cell").drop(columns=[c for c in results.columns if c in measured])
+    return pd.concat(found, ignore_index=True).merge(settings, on="cell")
 
 
 def document_halves(paths: list[str]) -> dict[str, int]:
@@ -144,6 +254,29 @@ def by_halves(results: pd.DataFrame, per_query: pd.DataFrame, query_document: di
     wide.columns = [f"{metric} half{h}" for metric, h in wide.columns]
     names = results.drop_duplicates("cell").set_index("cell")["variant"]
     return wide.join(names).set_index("variant").round(2)
+
+
+def pair_view(pairs: pd.DataFrame) -> pd.DataFrame:
+    """A paired-test table for people: means and the difference b − a in percent, the difference's
+    95 % interval, the p-value (Holm-corrected when the table has it), wins and losses."""
+    import pandas as pd
+
+    p_column = "p_holm" if "p_holm" in pairs.columns else "p_value"
+    return pd.DataFrame(
+        {
+            "metric": pairs["metric"],
+            "k": pairs["k"],
+            "a %": (pairs["mean_a"] * 100).round(2),
+            "b %": (pairs["mean_b"] * 100).round(2),
+            "b − a (pts)": [
+                f"{d * 100:+.2f} [{lo * 100:+.2f}, {hi * 100:+.2f}]"
+                for d, lo, hi in zip(pairs["diff"], pairs["diff_low"], pairs["diff_high"])
+            ],
+            "p (Holm)" if p_column == "p_holm" else "p": pairs[p_column].map(lambda p: f"{p:.4f}"),
+            "wins": pairs["wins"],
+            "losses": pairs["losses"],
+        }
+    )
 
 
 def pair_table(per_query: pd.DataFrame, results: pd.DataFrame, a: str, b: str) -> pd.DataFrame:

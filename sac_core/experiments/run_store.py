@@ -6,8 +6,8 @@ checked against it, and nothing is written unless all of it is valid. The folder
 
 - ``run.jsonl``: the run, one line per query of the benchmark (id, text, ranked snippets);
 - ``manifest.json``: name, source file name, format, when, the benchmark's protocol, datasets,
-  seed and fingerprint (:func:`~.sweep.bench_digest`: query ids, gold spans, document lengths),
-  query counts and the SHA-256 of ``run.jsonl``.
+  seed and fingerprint (:attr:`~sac_core.engine.data.Benchmark.digest`: its queries' ids, texts
+  and gold spans, its documents' contents), query counts and the SHA-256 of ``run.jsonl``.
 
 The method ``run`` (:mod:`.methods.imported`) opens it by name, and only on a benchmark with the
 same fingerprint: a run made for lbr-mini never scores (garbage) on the paper protocol or on
@@ -26,14 +26,25 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import diskcache
-
-from ..engine.data import Benchmark, Snippet, decode, load_benchmark, parse_run, run_check, write_jsonl
+from ..engine.data import (
+    Benchmark,
+    RunFileError,
+    Snippet,
+    decode,
+    load_benchmark,
+    named_queries,
+    parse_run,
+    read_queries,
+    run_check,
+    select,
+    write_jsonl,
+)
 from ..engine.data.runfiles import MAX_BYTES
-from .sweep import CELLS, bench_digest
+from .cells import CellCache
 
 RUNS = "runs"  # folder under the cache directory
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+FITTING = ("lbr-mini", "paper", "full")  # the protocols a run is fitted to, smallest first
 
 
 class RunStoreError(ValueError):
@@ -78,19 +89,24 @@ def runs_dir(cache_dir: Path) -> Path:
     return Path(cache_dir) / RUNS
 
 
-_DIGESTS: dict[int, tuple[Benchmark, str]] = {}
-
-
 def digest_of(bench: Benchmark) -> str:
-    """:func:`~.sweep.bench_digest` of ``bench``, remembered for the last few benchmarks seen."""
-    hit = _DIGESTS.get(id(bench))
-    if hit is not None and hit[0] is bench:
-        return hit[1]
-    value = bench_digest(bench)
-    if len(_DIGESTS) >= 8:
-        _DIGESTS.pop(next(iter(_DIGESTS)))
-    _DIGESTS[id(bench)] = (bench, value)
-    return value
+    """The benchmark's content fingerprint (computed once per benchmark object)."""
+    return bench.digest
+
+
+def fitting_protocol(
+    text: str, source: str, data_dir: Path, datasets: tuple[str, ...], seed: int | None = None, fmt: str | None = None
+) -> str:
+    """The smallest protocol of :data:`FITTING` whose queries hold every query the run in ``text``
+    names (``full`` holds them all): what a run is scored on when no protocol is given, so every
+    line is scored. Raises :class:`RunFileError` for a line that names no query of the folder."""
+    known = {q.query_id: q for ds in datasets for q in read_queries(data_dir, ds)}
+    named = named_queries(text, source, known, fmt)
+    for protocol in FITTING:
+        chosen = {q.query_id for ds in datasets for q in select(read_queries(data_dir, ds), protocol, ds, seed)}
+        if named <= chosen:
+            return protocol
+    return "full"
 
 
 def import_run(
@@ -100,19 +116,30 @@ def import_run(
     source: str,
     data_dir: Path,
     cache_dir: Path,
-    protocol: str,
+    protocol: str | None,
     datasets: tuple[str, ...],
     seed: int | None = None,
     fmt: str | None = None,
     max_bytes: int = MAX_BYTES,
+    whole: bool = False,
 ) -> StoredRun:
     """Validate the run file ``data`` (named ``source`` in errors) against the benchmark of
     ``data_dir``/``protocol``/``datasets``/``seed`` and store it as ``name``; the same content
-    imported again under its name is a no-op. Raises :class:`RunFileError` (a line of the file)
-    or :class:`RunStoreError` (the name)."""
+    imported again under its name is a no-op. ``protocol`` None: the one the run fits
+    (:func:`fitting_protocol`). ``whole``: lines for queries outside the benchmark are an error
+    naming the protocol that would score them (else they are skipped and counted in ``skipped``).
+    Raises :class:`RunFileError` (a line of the file) or :class:`RunStoreError` (the name)."""
     check_name(name)
+    text = decode(data, source, max_bytes=max_bytes)
+    protocol = protocol or fitting_protocol(text, source, data_dir, datasets, seed, fmt)
     bench = load_benchmark(data_dir, datasets, protocol, seed)
-    parsed = parse_run(decode(data, source, max_bytes=max_bytes), source, run_check(data_dir, bench, datasets), fmt)
+    parsed = parse_run(text, source, run_check(data_dir, bench, datasets), fmt)
+    if whole and parsed.skipped:
+        fits = fitting_protocol(text, source, data_dir, datasets, seed, fmt)
+        raise RunFileError(
+            f"{source}: {parsed.skipped} of its queries lie outside protocol {protocol} ({len(bench.queries)} "
+            f"queries), so they would not be scored; the run fits protocol {fits}: import it there to score every line"
+        )
     queries = {q.query_id: q for q in bench.queries}
     body = write_jsonl(queries, parsed.queries)
     sha = hashlib.sha256(body.encode("utf-8")).hexdigest()
@@ -166,13 +193,19 @@ def list_runs(cache_dir: Path) -> list[StoredRun]:
     return out
 
 
-def load_run(cache_dir: Path, name: str) -> tuple[StoredRun, dict[str, tuple[Snippet, ...]]]:
-    """An imported run's manifest and ranked snippets per query id."""
+def stored_run(cache_dir: Path, name: str) -> StoredRun:
+    """An imported run's manifest (RunStoreError when there is none of that name)."""
     folder = runs_dir(cache_dir) / check_name(name)
     if not folder.is_dir():
         known = ", ".join(r.name for r in list_runs(cache_dir)) or "none"
         raise RunStoreError(f"no imported run {name!r} in {runs_dir(cache_dir)} (imported: {known})")
-    stored = read_manifest(folder)
+    return read_manifest(folder)
+
+
+def load_run(cache_dir: Path, name: str) -> tuple[StoredRun, dict[str, tuple[Snippet, ...]]]:
+    """An imported run's manifest and ranked snippets per query id."""
+    stored = stored_run(cache_dir, name)
+    folder = runs_dir(cache_dir) / stored.name
     run: dict[str, tuple[Snippet, ...]] = {}
     with (folder / "run.jsonl").open(encoding="utf-8") as f:
         for line in f:
@@ -189,18 +222,7 @@ def remove_run(cache_dir: Path, name: str) -> int:
     if not folder.is_dir():
         raise RunStoreError(f"no imported run {name!r} in {runs_dir(cache_dir)}")
     shutil.rmtree(folder)
-    evicted = 0
-    cells = Path(cache_dir) / CELLS
-    if cells.is_dir():
-        with diskcache.Cache(str(cells), eviction_policy="none") as cache:
-            for key in list(cache.iterkeys()):
-                try:
-                    value = cache.get(key)
-                except Exception:  # an unreadable cell is left for the sweep to replace
-                    continue
-                results = value.get("results") if isinstance(value, dict) else None
-                column = "option_run_name"
-                if results is not None and column in results.columns and (results[column] == name).any():
-                    cache.delete(key)
-                    evicted += 1
-    return evicted
+    if not CellCache.exists(cache_dir):
+        return 0
+    with CellCache(cache_dir) as cells:
+        return cells.evict_where(lambda record: record.inputs.settings.get("option_run_name") == name)

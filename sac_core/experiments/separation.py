@@ -9,12 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine.data import Benchmark, load_benchmark
+from ..engine.data import load_benchmark
 from ..engine.embedding import Embedders, text_key
 from ..engine.metrics import document_silhouette, own_document_share
-from ..engine.retrieval import Retriever
+from ..engine.retrieval import ChunkIndex
 from .config import RunConfig
-from .methods import IndexMethod
 from .plugins import OpenContext
 from .sweep import Sweep, cell_id
 
@@ -31,7 +30,7 @@ class IndexSeparation:
     chunks: int
 
 
-def index_separation(retriever: Retriever) -> IndexSeparation:
+def index_separation(retriever: ChunkIndex) -> IndexSeparation:
     if retriever.dense is None:
         raise ValueError("a BM25-only index has no embedding space")
     vectors = retriever.dense.vectors()
@@ -43,22 +42,21 @@ def index_separation(retriever: Retriever) -> IndexSeparation:
 
 def all_embedded(config: RunConfig, ctx: OpenContext) -> bool:
     """Are all the texts of ``config``'s pool in the embedding cache already (nothing to compute)?"""
-    method = config.method_plugin
-    if not isinstance(method, IndexMethod):
+    indexer = config.method_plugin.indexer()
+    if indexer is None:
         return False
-    pool = method.pool(config, ctx)
+    pool = indexer.pool(config, ctx)
     cache = ctx.embedders.get(config.model, config.backend).cache
     return all(text_key(config.model, t, config.backend) in cache for t in set(pool.indexed))
 
 
-def open_index_retriever(config: RunConfig, ctx: OpenContext) -> Retriever:
+def open_index_retriever(config: RunConfig, ctx: OpenContext) -> ChunkIndex:
     """``config``'s chunk index (loaded, or built and saved); an error for a method without one."""
     method = config.method_plugin
-    if not isinstance(method, IndexMethod):
+    index = method.open(config, ctx).ranker.chunk_index() if method.indexer() is not None else None
+    if index is None:
         raise ValueError(f"method {config.method!r} has no chunk index to measure")
-    ranker = method.open(config, ctx).ranker
-    assert isinstance(ranker, Retriever)  # what an IndexMethod opens
-    return ranker
+    return index
 
 
 def grid_separation(
@@ -69,7 +67,7 @@ def grid_separation(
     embeddings are not all cached (nothing is embedded)."""
     import pandas as pd
 
-    benches: dict[tuple, Benchmark] = {}
+    contexts: dict[tuple, OpenContext] = {}
     embedders = Embedders(cache_dir)
     means = results[results["dataset"] == "ALL"].groupby("cell")[["drm", "precision", "recall"]].mean()
     rows = []
@@ -77,13 +75,13 @@ def grid_separation(
         if config.semantic_weight != 1.0 or config.stages:
             continue
         key = (config.protocol, config.datasets, config.seed)
-        if key not in benches:
-            benches[key] = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
-        bench = benches[key]
-        cid = cell_id(config, bench)
+        if key not in contexts:
+            bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
+            contexts[key] = OpenContext(bench, data_dir, cache_dir, embedders, save=True)
+        ctx = contexts[key]
+        cid = cell_id(config, ctx)
         if cid not in means.index:
             continue
-        ctx = OpenContext(bench, data_dir, cache_dir, embedders, save=True)
         if cached_only and not all_embedded(config, ctx):
             continue
         sep = index_separation(open_index_retriever(config, ctx))

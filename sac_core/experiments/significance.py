@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..engine.metrics import difference_interval
+
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
 
@@ -92,7 +94,8 @@ def compare_methods(
     metrics: tuple[str, ...] = ("drm", "precision", "recall"),
     key: str = "variant",
 ) -> pd.DataFrame:
-    """One row per (metric, k): means, p-value and win/tie/loss of ``b`` over ``a``.
+    """One row per (metric, k): means, the mean difference ``b − a`` with its 95 % bootstrap interval
+    (``diff``, ``diff_low``, ``diff_high``; over the paired queries), p-value and win/tie/loss of ``b`` over ``a``.
 
     ``per_query`` has columns ``key``, ``query_id``, ``k`` and the metrics, for both methods.
     """
@@ -104,7 +107,9 @@ def compare_methods(
     joined = left.merge(right, left_index=True, right_index=True, suffixes=("_a", "_b"))
     for k, group in joined.groupby(level="k"):
         for m in metrics:
-            r = permutation_test(group[f"{m}_a"].to_numpy(), group[f"{m}_b"].to_numpy(), m not in LOWER_IS_BETTER)
+            a_values, b_values = group[f"{m}_a"].to_numpy(), group[f"{m}_b"].to_numpy()
+            r = permutation_test(a_values, b_values, m not in LOWER_IS_BETTER)
+            diff, low, high = difference_interval(a_values, b_values)
             rows.append(
                 {
                     "a": a,
@@ -113,6 +118,9 @@ def compare_methods(
                     "k": k,
                     "mean_a": r.mean_a,
                     "mean_b": r.mean_b,
+                    "diff": diff,
+                    "diff_low": low,
+                    "diff_high": high,
                     "p_value": r.p_value,
                     "wins": r.wins,
                     "ties": r.ties,

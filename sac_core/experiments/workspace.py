@@ -17,7 +17,7 @@ import numpy as np
 from ..engine.data import Benchmark, Query, load_benchmark
 from ..engine.embedding import Embedder, Embedders
 from ..engine.metrics import score_query
-from ..engine.retrieval import Hit, Ranker, Retriever, as_spans
+from ..engine.retrieval import Hit, Ranker, as_spans
 from .catalogue import Column, catalogue_columns
 from .config import RunConfig
 from .evaluate import open_method
@@ -110,12 +110,13 @@ class Workspace:
         out = []
         for col in self.columns:
             ranker = self.retrievers[col.name]
-            if isinstance(ranker, Retriever) and ranker.dense is not None:
-                model = (ranker.embedder.model, ranker.embedder.backend)
+            index = ranker.chunk_index()
+            if index is not None and index.dense is not None:  # a plain dense index: one encoding per model
+                model = (index.embedder.model, index.embedder.backend)
                 if model not in vectors:
-                    vectors[model] = ranker.embedder.encode([text], progress=False, cache=self.cache_queries)
-                hits = ranker.search([text], k, vectors=vectors[model])[0]
-            elif query is not None and query.text == text and hasattr(ranker, "search_queries"):
+                    vectors[model] = index.embedder.encode([text], progress=False, cache=self.cache_queries)
+                hits = index.search([text], k, vectors=vectors[model])[0]
+            elif query is not None and query.text == text:
                 hits = ranker.search_queries([query], k)[0]  # a run answers a benchmark query by its id
             else:
                 hits = ranker.search([text], k)[0]
@@ -128,8 +129,8 @@ class Workspace:
 
     def embedders(self) -> list[Embedder]:
         """The distinct embedders the columns' rankers use (a ranker without one adds none)."""
-        found = [getattr(r, "embedder", None) for r in self.retrievers.values()]
-        return list({id(e): e for e in found if isinstance(e, Embedder)}.values())
+        found = [r.embedder for r in self.retrievers.values()]
+        return list({id(e): e for e in found if e is not None}.values())
 
     def preload_models(self) -> None:
         """Load every column's model in the background (a page calls this once its answer is drawn,

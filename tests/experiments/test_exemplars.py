@@ -7,8 +7,9 @@ import pytest
 
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.retrieval import Signals
+from sac_core.engine.retrieval.within_document import WithinDocumentSettings
 from sac_core.experiments import NotBuilt, OpenContext, RunConfig, evaluate
-from sac_core.experiments.methods.within_document import WithinDocumentOptions, open_bank
+from sac_core.experiments.methods.within_document import open_bank
 
 DEMO = ("demo_nda", "demo_privacy")
 AWARE = Signals(split_query=True, doc_weight=8.0, doc_bm25=0.125, doc_gate="split")
@@ -22,8 +23,8 @@ def bench(demo_dir):
 
 def config(**options: object) -> RunConfig:
     return RunConfig(
-        protocol="full", datasets=DEMO, ks=(1, 4), signals=AWARE, options={"within_doc.on": True, **options}
-    )
+        protocol="full", datasets=DEMO, ks=(1, 4), options={"within_doc.on": True, **options}
+    ).with_options("doc", AWARE)
 
 
 def test_the_exemplar_option_is_named_in_the_variant_and_changes_the_ranking(bench, demo_dir, embed_cache) -> None:
@@ -38,7 +39,7 @@ def test_the_exemplar_option_is_named_in_the_variant_and_changes_the_ranking(ben
 
 def test_a_page_that_may_not_embed_is_told_the_bank_is_not_built(bench, demo_dir, tmp_path) -> None:
     cfg = config(**EXEMPLARS)
-    options = cfg.plugin_options("within_doc", WithinDocumentOptions)
+    options = cfg.plugin_options("within_doc", WithinDocumentSettings)
     with pytest.raises(NotBuilt, match="exemplar passages"):
         open_bank(cfg, OpenContext.new(bench, demo_dir, tmp_path, build=False), options)
     bank = open_bank(cfg, OpenContext.new(bench, demo_dir, tmp_path), options)  # embeds the pieces once
@@ -54,5 +55,5 @@ def test_a_bank_without_labelled_queries_is_a_clear_error(bench, demo_dir, tmp_p
     cfg = config(**EXEMPLARS, **{"within_doc.exemplar_data": str(empty)})
     with pytest.raises(ValueError, match=r"no labelled full queries|no datasets|benchmarks"):
         open_bank(
-            cfg, OpenContext.new(bench, demo_dir, tmp_path), cfg.plugin_options("within_doc", WithinDocumentOptions)
+            cfg, OpenContext.new(bench, demo_dir, tmp_path), cfg.plugin_options("within_doc", WithinDocumentSettings)
         )

@@ -14,7 +14,7 @@ from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import OpenContext, RunConfig, evaluate
 from sac_core.experiments.methods import DOCUMENT_AWARE
 from sac_core.experiments.noname import strip_opening, write_noname
-from sac_core.experiments.sweep import bench_digest, cell_id
+from sac_core.experiments.sweep import cell_id
 
 DEMO = ("demo_nda", "demo_privacy")
 
@@ -37,8 +37,11 @@ def test_noname_copy_keeps_ids_and_gold_and_links_the_data(demo_dir: Path, tmp_p
     assert [q.gold for q in noname.queries] == [q.gold for q in normal.queries]
     assert all(not q.text.startswith("Consider") for q in noname.queries)
     assert noname.transform == "no-name" and normal.transform == ""
-    assert bench_digest(noname) != bench_digest(normal)  # a no-name cell never reuses the original's
-    assert cell_id(RunConfig(), noname) != cell_id(RunConfig(), normal)
+    assert noname.digest != normal.digest  # a no-name cell never reuses the original's
+    config = RunConfig(protocol="full", datasets=DEMO)
+    assert cell_id(config, OpenContext.new(noname, out, tmp_path)) != cell_id(
+        config, OpenContext.new(normal, demo_dir, tmp_path)
+    )
 
 
 def test_noname_refuses_the_project_and_a_busy_folder(demo_dir: Path, tmp_path: Path) -> None:
@@ -60,8 +63,8 @@ def test_gated_prior_is_never_worse_than_the_baseline_on_queries_that_name_no_do
     out = tmp_path / "noname-demo"
     write_noname(demo_dir, out)
     base = RunConfig(protocol="full", datasets=DEMO, ks=(1, 4), summary=SummaryConfig(provider="file"))
-    gated = base.with_(signals=replace(DOCUMENT_AWARE, doc_gate="split"))
-    ungated = base.with_(signals=replace(DOCUMENT_AWARE, doc_gate="always"))
+    gated = base.with_options("doc", replace(DOCUMENT_AWARE, doc_gate="split"))
+    ungated = base.with_options("doc", replace(DOCUMENT_AWARE, doc_gate="always"))
 
     def per_query(config: RunConfig, data: Path) -> dict:
         bench = load_benchmark(data, DEMO, "full")

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from sac_core.engine.retrieval import Signals
-from sac_core.experiments import METHODS, STAGES, Method, OpenContext, Opened, RunConfig, load_sweep
+from sac_core.experiments import METHODS, STAGES, Method, OpenContext, Opened, RunConfig, Stage, load_sweep
 from sac_core.experiments.config import parse_option
-from sac_core.experiments.plugins import Registry
+from sac_core.experiments.plugins import Registry, SearchOnly
 from sac_core.experiments.sweep import SweepError
 
 
@@ -46,7 +46,7 @@ def echo() -> Iterator[Echo]:
 
 def test_built_in_plugins_and_the_default_method():
     assert METHODS.names()[:2] == ("baseline", "sac") and METHODS.default == "baseline"
-    assert "signals" in STAGES.names()
+    assert "doc" in STAGES.names()
     assert RunConfig().method == "baseline" and RunConfig(method="sac").method_plugin.title == "SAC"
     with pytest.raises(ValueError, match="method must be one of baseline, sac"):
         RunConfig(method="nope")
@@ -79,10 +79,21 @@ def test_options_are_typed_validated_and_sorted(echo):
         RunConfig(options={"echo.depth": 0})
 
 
-def test_options_are_columns_only_when_set(echo):
-    assert not any(c.startswith("option_") for c in RunConfig().columns())  # published ids unchanged
+def test_options_are_columns_only_when_set_to_other_than_their_default(echo):
+    assert not any(c.startswith("option_") for c in RunConfig().columns())
     columns = RunConfig(method="echo", options={"echo.depth": 2}).columns()
     assert columns["option_echo_depth"] == 2 and columns["variant"] == "echo2"
+    default = EchoOptions().depth
+    assert RunConfig(method="echo", options={"echo.depth": default}) == RunConfig(method="echo")
+
+
+def test_a_config_round_trips_through_its_dict(echo):
+    config = RunConfig(method="echo", options={"echo.depth": 2}, ks=(1, 8)).with_options(
+        "doc", Signals(split_query=True, doc_weight=2.0)
+    )
+    assert RunConfig.from_dict(config.to_dict()) == config
+    with pytest.raises(ValueError, match="unknown field"):
+        RunConfig.from_dict({**config.to_dict(), "colour": "red"})
 
 
 def test_an_option_from_the_command_line_takes_the_fields_type(echo):
@@ -99,7 +110,51 @@ def test_sweep_files_set_plugin_options(echo, tmp_path: Path):
     sweep.write_text('[base]\nprotocol = "full"\n[[grid]]\nmethod = ["echo"]\n"echo.depth" = [1, 2]\n', "utf-8")
     cells = load_sweep(sweep).cells
     assert [c.plugin_options("echo", EchoOptions).depth for c in cells] == [1, 2]
-    assert all(c.signals == Signals() for c in cells)
+    assert all(c.signals == Signals() and c.stages == () for c in cells)
     sweep.write_text('[[grid]]\n"echo.depth" = [0]\n', "utf-8")
     with pytest.raises(SweepError, match=r"s.toml \[\[grid\]\] #1: .*depth must be >= 1"):
         load_sweep(sweep)
+
+
+class Early(Stage[RunConfig]):
+    """A stage registered last that declares it applies first."""
+
+    name = "early"
+    order = 5.0
+
+    def active(self, config: RunConfig) -> bool:
+        return config.method == "echo"
+
+    def wrap(self, opened: Opened, config: RunConfig, ctx: OpenContext) -> Opened:
+        return opened
+
+
+def test_stages_apply_in_their_declared_order_not_the_order_registered(echo):
+    assert STAGES.names() == ("doc", "within_doc", "small_to_big", "trim")
+    assert [stage.order for stage in STAGES] == sorted(stage.order for stage in STAGES)
+    STAGES.register(Early())
+    try:
+        assert STAGES.names()[0] == "early" and next(iter(STAGES)).name == "early"
+        config = RunConfig(method="echo", options={"doc.doc_weight": 1.0, "trim.on": True})
+        assert [stage.name for stage in config.stages] == ["early", "doc", "trim"]
+    finally:
+        STAGES.unregister("early")
+
+
+def test_a_ranker_that_does_not_subclass_ranker_gets_every_default_capability():
+    """Opened takes a bare ``search`` object as SearchOnly: callers ask it the same members as any ranker."""
+
+    class Bare:
+        pool = "not declared through Ranker"
+
+        def search(self, queries, k, *, progress=False):
+            return [[] for _ in queries]
+
+    opened = Opened(Bare())
+    ranker = opened.ranker
+    assert isinstance(ranker, SearchOnly) and ranker.search(["a", "b"], 3) == [[], []]
+    assert ranker.pool is None and ranker.embedder is None and ranker.chunk_index() is None
+    assert ranker.chunk_vectors() is None and ranker.document_evidence(["a"]) == [False]
+    assert ranker.sentences_read() == 0 and ranker.search_queries([], 3) == []
+    declared = Opened(SearchOnly(Bare())).ranker
+    assert isinstance(declared.inner, Bare)  # a Ranker is kept as it is

@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
 
-from sac_core.experiments.report import at_k, lbr_table, mean_over_k, to_latex
+from sac_core.experiments.report import at_k, cell_means, lbr_table, mean_over_k, to_latex
 
 
 def table():
@@ -69,9 +69,13 @@ def test_without_queries_recomputes_each_dataset_and_the_macro_mean():
         {"cell": "c", "query_id": "b/1", "dataset": "b", "k": 1, "drm": 1.0, "precision": 0.3, "recall": 0.4},
     ])  # fmt: skip
     results = pd.DataFrame([{"cell": "c", "variant": "sac", "chunk_size": 500, "dataset": "ALL", "k": 1,
-                             "drm": 0.5, "precision": 0.225, "recall": 0.4, "n_queries": 4}])  # fmt: skip
+                             "drm": 0.5, "precision": 0.225, "recall": 0.4, "n_queries": 4,
+                             "drm_low": 0.1, "drm_high": 0.9}])  # fmt: skip
     table = without_queries(results, per_query, {"a/0", "b/1"}).set_index("dataset")
     assert table.loc["a", "drm"] == 0.0 and table.loc["b", "precision"] == 0.1
+    # intervals of the queries left (one per dataset: no spread), not the full table's
+    assert (table.loc["a", "drm_low"], table.loc["a", "drm_high"]) == (0.0, 0.0)
+    assert (table.loc["b", "precision_low"], table.loc["b", "precision_high"]) == pytest.approx((0.1, 0.1))
     assert table.loc["ALL", "recall"] == pytest.approx(0.6)  # (1.0 + 0.2) / 2 over the datasets
     assert table.loc["ALL", "variant"] == "sac" and table.loc["ALL", "chunk_size"] == 500
     only_b = without_queries(results, per_query, {"a/0", "a/1"}).set_index("dataset")
@@ -108,3 +112,38 @@ def test_latex_escapes_names():
     frame = pd.DataFrame({"precision": [1.234]}, index=pd.Index(["a_b & 100%"], name="variant_name"))
     latex = to_latex(frame)
     assert "a\\_b \\& 100\\%" in latex and "variant\\_name" in latex and "1.23" in latex
+
+
+def _sweep(seed: int = 3) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Three cells (one with its queries in another order) over two datasets: results and per-query rows."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    per_query, results = [], []
+    for cell in ("c1", "c2", "c3"):
+        queries = [(ds, f"{ds}/{i}") for ds in ("a", "b") for i in range(12)]
+        if cell == "c3":
+            queries = queries[::-1]
+        for ds, qid in queries:
+            for k in (1, 2, 4):
+                values = dict(zip(("drm", "precision", "recall"), rng.random(3)))
+                per_query.append({"cell": cell, "query_id": qid, "dataset": ds, "k": k, **values})
+    pq = pd.DataFrame(per_query)
+    for (cell, ds, k), group in pq.groupby(["cell", "dataset", "k"], sort=False):
+        results.append(
+            {"cell": cell, "dataset": ds, "k": k, "variant": cell, **group[["drm", "precision", "recall"]].mean()}
+        )
+    res = pd.DataFrame(results)
+    macro = res.groupby(["cell", "k", "variant"], as_index=False)[["drm", "precision", "recall"]].mean()
+    return pd.concat([res, macro.assign(dataset="ALL")], ignore_index=True), pq
+
+
+def test_cell_means_are_mean_over_k_of_each_cell_with_the_same_intervals():
+    results, pq = _sweep()
+    by_cell = cell_means(results, pq)
+    assert list(by_cell.index) == ["c1", "c2", "c3"]
+    for cell in by_cell.index:
+        one = mean_over_k(results[results["cell"] == cell], per_query=pq).iloc[0]
+        assert by_cell.loc[cell].to_dict() == one[by_cell.columns].to_dict()
+    assert {"precision_low", "precision_high", "drm_low", "recall_high"} <= set(by_cell.columns)
+    assert list(cell_means(results).columns) == ["precision", "recall", "drm"]  # no per-query rows: no intervals

@@ -12,9 +12,10 @@ import pytest
 from sac_core.engine.data import RunFileError, load_benchmark
 from sac_core.engine.metrics import METRICS
 from sac_core.experiments import OpenContext, RunConfig, catalogue, evaluate, load_sweep, write_run
+from sac_core.experiments.cells import CellCache
 from sac_core.experiments.export import export_beir, export_run, from_file, from_stored
 from sac_core.experiments.run_store import RunStoreError, import_run, list_runs, remove_run
-from sac_core.experiments.sweep import open_cell_cache
+from sac_core.experiments.sweep import evaluate_cell
 
 DEMO = ("demo_nda", "demo_privacy")
 KS = (1, 2, 4, 8)
@@ -77,12 +78,18 @@ def test_names_are_given_once_and_removal_evicts_cached_cells(baseline, demo_dir
         import_run(path.read_bytes(), **args)
     with pytest.raises(RunStoreError, match="run name"):
         import_run(path.read_bytes(), **{**args, "name": "../x"})
-    with open_cell_cache(tmp_path) as cells:
-        cells.set("c1", {"results": pd.DataFrame({"option_run_name": ["mine"]})})
-        cells.set("c2", {"results": pd.DataFrame({"option_run_name": ["other"]})})
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    config = RunConfig(protocol="full", datasets=DEMO, ks=KS, method="run", options={"run.name": "mine"})
+    plain = RunConfig(protocol="full", datasets=DEMO, ks=KS)
+    with CellCache(tmp_path) as cells:
+        for cfg in (config, plain):
+            cells.put(evaluate_cell(cfg, OpenContext.new(bench, demo_dir, tmp_path)))
+        ids = cells.ids()
+    assert len(ids) == 2
     assert remove_run(tmp_path, "mine") == 1 and list_runs(tmp_path) == []
-    with open_cell_cache(tmp_path) as cells:
-        assert "c1" not in cells and "c2" in cells
+    with CellCache(tmp_path) as cells:
+        left = [cells.get(i) for i in ids]
+    assert [r is None for r in left].count(True) == 1 and any(r is not None and r.config == plain for r in left)
 
 
 def test_a_bad_file_imports_nothing(demo_dir, tmp_path) -> None:
@@ -92,6 +99,24 @@ def test_a_bad_file_imports_nothing(demo_dir, tmp_path) -> None:
             bad, name="bad", source="bad.jsonl", data_dir=demo_dir, cache_dir=tmp_path, protocol="full", datasets=DEMO
         )
     assert list_runs(tmp_path) == [] and not (tmp_path / "runs").exists()
+
+
+def test_a_run_is_scored_on_the_protocol_its_queries_fit_or_refused_whole(many_queries, tmp_path) -> None:
+    data = (many_queries / "run.jsonl").read_bytes()
+    args = dict(source="run.jsonl", data_dir=many_queries, cache_dir=tmp_path, datasets=("gen",))
+    fitted = import_run(data, name="all", protocol=None, **args)
+    assert (fitted.protocol, fitted.queries, fitted.skipped) == ("full", 250, 0)  # every line scored
+    with pytest.raises(RunFileError, match=r"run.jsonl: 56 of its queries lie outside protocol lbr-mini \(194 "
+                       r"queries\), so they would not be scored; the run fits protocol full"):  # fmt: skip
+        import_run(data, name="mini", protocol="lbr-mini", whole=True, **args)
+    subset = import_run(data, name="mini", protocol="lbr-mini", **args)  # asked for: skipped and counted
+    assert (subset.queries, subset.skipped) == (194, 56)
+    mini = "".join(line + "\n" for line in data.decode().splitlines() if json.loads(line)["query_id"] in
+                   {q.query_id for q in load_benchmark(many_queries, "all", "lbr-mini").queries})  # fmt: skip
+    assert import_run(mini.encode(), name="only-mini", protocol=None, **args).protocol == "lbr-mini"
+    with pytest.raises(RunFileError, match=r"empty\.jsonl: the file is empty"):
+        import_run(b"", name="empty", protocol=None, **{**args, "source": "empty.jsonl"})
+    assert [r.name for r in list_runs(tmp_path)] == ["all", "mini", "only-mini"]
 
 
 def test_a_run_shows_only_on_its_benchmark(baseline, bench, demo_dir, tmp_path, monkeypatch) -> None:

@@ -1,5 +1,6 @@
 """A tiny sweep on the demo benchmark: cells, cache, resume, partial publication, significance."""
 
+import json
 import shutil
 import time
 
@@ -144,17 +145,71 @@ def test_significance_pairs_variants_only_within_one_backend(with_signals):
     assert pairs == sorted([("bo", "so", "onnx"), ("bt", "st", "torch"), *extra])
 
 
-def test_an_unreadable_cached_cell_counts_as_missing():
-    """A cell pickled by an older layout of the code (module gone) is recomputed or re-read, not a crash."""
-    from sac_core.experiments.sweep import cached_cell
+def test_an_unreadable_cached_cell_counts_as_missing(tmp_path):
+    """A cell pickled by an older layout of the code (a dict, or a module gone) is recomputed or re-read, not a crash."""
+    from sac_core.experiments.cells import CellCache
 
-    class OldPickle:
-        def get(self, key):
-            raise ModuleNotFoundError("No module named 'sac_core.benchmark'")
+    with CellCache(tmp_path) as cache:
+        cache._db.set("old", {"results": None})  # what the cache held before cells were typed records
+        assert cache.get("old") is None and "old" not in cache
 
-    class Fine:
-        def get(self, key):
-            return {"results": None}
 
-    assert cached_cell(OldPickle(), "c") is None  # type: ignore[arg-type]
-    assert cached_cell(Fine(), "c") == {"results": None}  # type: ignore[arg-type]
+def _copy_demo(demo_dir, to):
+    shutil.copytree(demo_dir, to)
+    return to
+
+
+def test_a_reworded_question_or_a_same_length_edit_is_a_new_cell(demo_dir, embed_cache, tmp_path):
+    """Issue 31: the same sweep on a copy whose question is reworded (same id and gold), or whose
+    document changed at the same length, is recomputed, never answered from the cache; the old
+    published cell is listed as stale by --cached-only."""
+    path = tmp_path / "one.toml"
+    path.write_text('[base]\nprotocol = "full"\ndatasets = ["demo_nda", "demo_privacy"]\nks = [1, 4]\n')
+    sweep = load_sweep(path)
+    data = _copy_demo(demo_dir, tmp_path / "data")
+    out = tmp_path / "out"
+    first = run_sweep(sweep, data, embed_cache, out, progress=False)
+    bench_file = data / "benchmarks" / "demo_nda.json"
+    raw = json.loads(bench_file.read_text(encoding="utf-8"))
+    raw["tests"][0]["query"] = raw["tests"][0]["query"].replace("?", ", in plain words?")
+    bench_file.write_text(json.dumps(raw), encoding="utf-8")
+    missing: list[str] = []
+    with pytest.raises(SweepError, match="no cell is cached"):
+        run_sweep(
+            sweep,
+            data,
+            embed_cache,
+            out,
+            progress=False,
+            cached_only=True,
+            on_missing=lambda c, why: missing.append(why),
+        )
+    assert len(missing) == 1 and missing[0].startswith("stale: ") and "data" in missing[0]
+    reworded = run_sweep(sweep, data, embed_cache, out, progress=False)
+    assert reworded["cell"].iloc[0] != first["cell"].iloc[0]
+    assert reworded["data_digest"].iloc[0] != first["data_digest"].iloc[0]
+    per_query = pd.read_csv(out / "per_query.csv.gz")
+    assert set(per_query["cell"]) == {reworded["cell"].iloc[0]}  # the stale cell is gone from the folder
+    doc = data / "corpus" / raw["tests"][1]["snippets"][0]["file_path"]
+    text = doc.read_text(encoding="utf-8")
+    span = raw["tests"][1]["snippets"][0]["span"]
+    outside = next(i for i in range(len(text)) if not span[0] <= i < span[1] and text[i].isalpha())
+    swapped = "x" if text[outside] != "x" else "y"
+    doc.write_text(text[:outside] + swapped + text[outside + 1 :], encoding="utf-8")  # same length, gold untouched
+    edited = run_sweep(sweep, data, embed_cache, out, progress=False)
+    assert edited["cell"].iloc[0] not in {first["cell"].iloc[0], reworded["cell"].iloc[0]}
+
+
+def test_every_row_says_which_code_and_data_made_it(demo_dir, embed_cache, tmp_path):
+    path = tmp_path / "one.toml"
+    path.write_text('[base]\nprotocol = "full"\ndatasets = ["demo_nda", "demo_privacy"]\nks = [1, 4]\n')
+    table = run_sweep(load_sweep(path), demo_dir, embed_cache, tmp_path / "out", progress=False)
+    assert table.columns[-5:].tolist() == ["sac_version", "git_commit", "git_dirty", "data_digest", "cell_seconds"]
+    assert (table["sac_version"] == "0.1.0").all() and table["data_digest"].str.fullmatch(r"[0-9a-f]{12}").all()
+    assert set(table["git_dirty"].fillna("")) <= {"yes", "no", ""}
+    for metric in ("drm", "precision", "recall"):  # every mean carries its interval
+        assert (
+            (table[metric + "_low"] <= table[metric] + 1e-12) & (table[metric] <= table[metric + "_high"] + 1e-12)
+        ).all()
+    line = json.loads((tmp_path / "out" / "cells.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert line["cell"] == table["cell"].iloc[0] and line["inputs"]["data"].startswith(table["data_digest"].iloc[0])

@@ -1,8 +1,9 @@
 """The built-in methods and stages, each one module that registers itself on import:
 :mod:`.baseline`, :mod:`.sac` (index methods, :mod:`.indexed`), :mod:`.document_aware` (a stage)
-and the passage stages that refine it, applied in this order: :mod:`.within_document`,
-:mod:`.small_to_big`, :mod:`.trimming`; :mod:`.imported` (a run file imported from any retriever)
-and :mod:`.retriever` (a live retriever named ``module:factory``).
+and the passage stages that refine it (:mod:`.within_document`, :mod:`.small_to_big`,
+:mod:`.trimming`; the order they apply in is their ``Stage.order``, not the order of these
+imports); :mod:`.imported` (a run file imported from any retriever) and :mod:`.retriever` (a live
+retriever named ``module:factory``).
 """
 
 from .baseline import BASELINE, Baseline
@@ -11,16 +12,9 @@ from .imported import IMPORTED_RUN, ImportedRun
 from .indexed import IndexMethod
 from .retriever import LIVE_RETRIEVER, LiveRetriever, operator_retrievers
 from .sac import SAC, SAC_METHOD
-
-# isort: split
-# The passage stages register in the order they apply (after the document-aware stage).
-from .within_document import WITHIN_DOCUMENT_STAGE, WithinDocument
-
-# isort: split
 from .small_to_big import SMALL_TO_BIG_STAGE, SmallToBig
-
-# isort: split
 from .trimming import TRIMMING_STAGE, Trimming
+from .within_document import WITHIN_DOCUMENT_STAGE, WithinDocument, with_bank
 
 __all__ = [
     "BASELINE",
@@ -44,4 +38,5 @@ __all__ = [
     "WithinDocument",
     "operator_retrievers",
     "signal_parts",
+    "with_bank",
 ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...engine.retrieval import Signals
 from ..config import METHODS, RunConfig
 from ..plugins import Preset
 from .indexed import IndexMethod
@@ -17,7 +16,7 @@ class Baseline(IndexMethod):
     title = "Baseline"
 
     def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
-        plain = base.with_(method=NAME, signals=Signals())
+        plain = base.with_(method=NAME, options=())
         return {
             NAME: Preset("Baseline", plain, default=True),
             "hybrid": Preset("Baseline hybrid (dense + BM25)", plain.with_(semantic_weight=0.5)),

@@ -1,5 +1,6 @@
-"""The document-aware stage: a run's :class:`~sac_core.engine.retrieval.Signals` on top of its
-method's chunk index (the method must have a dense index: baseline or SAC).
+"""The document-aware stage ``doc``: its options are the engine's
+:class:`~sac_core.engine.retrieval.Signals` (``doc.split_query``, ``doc.doc_weight``, …), applied on
+top of its method's chunk index (the method must have a dense index: baseline or SAC).
 
 What the signals need is built here. The document representation ``summary`` uses the run's
 summary settings (provider, prompt) at ``doc_chars`` characters, also on a baseline index;
@@ -18,13 +19,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ...engine.embedding import Embedder
-from ...engine.retrieval import DocumentAwareRetriever, Retriever, SignalParts, Signals
+from ...engine.retrieval import ChunkIndex, DocumentAwareRetriever, SignalParts, Signals
 from ...engine.retrieval.documents import DocumentScorer, representations
 from ...engine.retrieval.entities import EntityIndex
 from ...engine.retrieval.expansion import LLMRewriter
 from ...engine.retrieval.sections import lead_summary, split_sections
 from ...engine.summaries import SummaryConfig, summarize_documents
-from ..config import STAGES, RunConfig
+from ..config import DOC, STAGES, RunConfig
 from ..plugins import OpenContext, Opened, Preset, Stage
 from . import baseline, sac
 
@@ -34,6 +35,10 @@ from . import baseline, sac
 # file name or title. Gated by the split (issue 24, sweeps/gate-lbr-mini.toml): a query that names
 # no document is ranked plainly, never worse than the baseline.
 DOCUMENT_AWARE = Signals(split_query=True, doc_weight=8.0, doc_bm25=0.125, doc_gate="split")
+# The same, the reference's rare words also looked up in file names (issue 34, sweeps/names-lbr-mini.toml,
+# both wordings of lbr-mini): every weight from 0.25 to 2 gives the same best figures, 0.125 less; 1 is
+# the middle of that plateau. Reported also on a copy whose documents are named by ids (`sac idnames`).
+DOCUMENT_AWARE_NAMES = replace(DOCUMENT_AWARE, doc_names=1.0)
 SAC_PRIOR = Signals(doc_weight=2.0, doc_bm25=0.25)  # the same document prior on top of SAC, no split
 
 
@@ -42,7 +47,7 @@ def document_summary_config(config: RunConfig) -> SummaryConfig:
     return replace(config.summary, chars=config.signals.doc_chars)
 
 
-def signal_parts(config: RunConfig, ctx: OpenContext, retriever: Retriever) -> SignalParts:
+def signal_parts(config: RunConfig, ctx: OpenContext, retriever: ChunkIndex) -> SignalParts:
     """Everything ``config.signals`` need beyond the chunk index, built (or read from the caches)."""
     s = config.signals
     texts = {fp: doc.text for fp, doc in ctx.bench.documents.items()}
@@ -52,7 +57,7 @@ def signal_parts(config: RunConfig, ctx: OpenContext, retriever: Retriever) -> S
     if s.scores_documents:
         summaries = ctx.summaries(document_summary_config(config)) if s.doc_repr == "summary" else None
         vectors = embedder.encode(representations(texts, s.doc_repr, summaries), progress=False)
-        documents = DocumentScorer(paths, vectors, [texts[p] for p in paths], s.doc_bm25)
+        documents = DocumentScorer(paths, vectors, [texts[p] for p in paths], s.doc_bm25, s.doc_names)
     entities = EntityIndex(texts, retriever.pool.chunks) if s.entity_weight else None
     sections, section_vectors = {}, {}
     if s.sections:
@@ -86,9 +91,12 @@ def signal_parts(config: RunConfig, ctx: OpenContext, retriever: Retriever) -> S
 
 class DocumentAware(Stage[RunConfig]):
     """Query split, document prior and routing, entities, sections, expansion and reranking
-    (:class:`~sac_core.engine.retrieval.DocumentAwareRetriever`), switched on by ``config.signals``."""
+    (:class:`~sac_core.engine.retrieval.DocumentAwareRetriever`), switched on by its options."""
 
-    name = "signals"
+    name = DOC
+    title = "Document-aware retrieval"
+    Options = Signals
+    order = 10.0  # first: it re-ranks the method's chunk index (the passage stages work on its routing)
 
     def active(self, config: RunConfig) -> bool:
         return config.signals.active
@@ -100,31 +108,36 @@ class DocumentAware(Stage[RunConfig]):
         return document_summary_config(config) if config.signals.uses_summaries else None
 
     def wrap(self, opened: Opened, config: RunConfig, ctx: OpenContext) -> Opened:
-        base = opened.ranker
-        if not isinstance(base, Retriever):
+        base = opened.ranker.chunk_index()
+        if base is None:
             raise ValueError(f"document-aware signals need a chunk index; method {config.method!r} has none")
         ranker = DocumentAwareRetriever(base, config.signals, signal_parts(config, ctx, base))
         return Opened(ranker, opened.summaries)
 
     def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
-        plain = base.with_(method=baseline.NAME, signals=Signals())
-        generic = base.with_(method=sac.NAME, summary=replace(base.summary, prompt="generic"), signals=Signals())
-        aware = plain.with_(signals=DOCUMENT_AWARE)
+        plain = base.with_(method=baseline.NAME, options=())
+        generic = base.with_(method=sac.NAME, summary=replace(base.summary, prompt="generic"), options=())
+        aware = plain.with_options(DOC, DOCUMENT_AWARE)
         return {
             "doc-aware": Preset("Document-aware", aware),
-            "sac-prior": Preset("SAC + document prior", generic.with_(signals=SAC_PRIOR)),
+            "doc-aware-names": Preset(
+                "Document-aware, reads file names", plain.with_options(DOC, DOCUMENT_AWARE_NAMES)
+            ),
+            "sac-prior": Preset("SAC + document prior", generic.with_options(DOC, SAC_PRIOR)),
             "doc-aware-route": Preset(
-                "Document-aware, routed", aware.with_(signals=replace(DOCUMENT_AWARE, route_docs=1))
+                "Document-aware, routed", aware.with_options(DOC, replace(DOCUMENT_AWARE, route_docs=1))
             ),
             "doc-aware-sections": Preset(
                 "Document-aware, sections",
-                aware.with_(signals=replace(DOCUMENT_AWARE, route_docs=1, sections=3)),
+                aware.with_options(DOC, replace(DOCUMENT_AWARE, route_docs=1, sections=3)),
             ),
             "doc-aware-entities": Preset(
-                "Document-aware + entities", aware.with_(signals=replace(DOCUMENT_AWARE, entity_weight=0.2))
+                "Document-aware + entities", aware.with_options(DOC, replace(DOCUMENT_AWARE, entity_weight=0.2))
             ),
-            "sac-entities": Preset("SAC + entities (RRF)", generic.with_(signals=Signals(entity_weight=0.2))),
-            "sac-prf": Preset("SAC + PRF expansion", generic.with_(signals=Signals(expansion="prf", expansion_n=3))),
+            "sac-entities": Preset("SAC + entities (RRF)", generic.with_options(DOC, Signals(entity_weight=0.2))),
+            "sac-prf": Preset(
+                "SAC + PRF expansion", generic.with_options(DOC, Signals(expansion="prf", expansion_n=3))
+            ),
         }
 
 

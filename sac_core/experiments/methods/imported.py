@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ...engine.data import Benchmark, BenchmarkError, default_cache_dir, read_document
-from ...engine.retrieval import RunRanker, Signals
+from ...engine.retrieval import RunRanker
 from ..config import METHODS, RunConfig
 from ..plugins import Method, OpenContext, Opened, Preset
 from ..run_store import NAME as NAME_PATTERN
-from ..run_store import RunStoreError, list_runs, load_run
+from ..run_store import RunStoreError, list_runs, load_run, stored_run
 
 NAME = "run"
 
@@ -59,6 +59,10 @@ class ImportedRun(Method[RunConfig]):
     def variant(self, config: RunConfig) -> str:
         return f"run-{config.plugin_options(NAME, RunOptions).name}"
 
+    def inputs(self, config: RunConfig, ctx: OpenContext) -> Mapping[str, str]:
+        """The imported run's content (the SHA-256 of its normalised file)."""
+        return {"run": stored_run(ctx.cache_dir, self._options(config).name).sha256}
+
     def open(self, config: RunConfig, ctx: OpenContext) -> Opened:
         stored, run = load_run(ctx.cache_dir, self._options(config).name)
         problem = stored.fits(ctx.bench)
@@ -80,7 +84,7 @@ class ImportedRun(Method[RunConfig]):
         for stored in list_runs(default_cache_dir()):
             if (stored.protocol, stored.datasets, stored.seed) != (base.protocol, base.datasets, base.seed):
                 continue
-            config = base.with_(method=NAME, signals=Signals(), options={f"{NAME}.name": stored.name})
+            config = base.with_(method=NAME, options={f"{NAME}.name": stored.name})
             out[f"run:{stored.name}"] = Preset(f"Run {stored.name}", config)
         return out
 

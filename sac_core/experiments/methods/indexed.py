@@ -11,12 +11,16 @@ from collections.abc import Mapping
 
 from ...engine.retrieval import Pool, Retriever, chunk_text
 from ..config import RunConfig
-from ..index_store import IndexCheck, IndexText, build_retriever, check_index, make_pool, open_index
-from ..plugins import Method, OpenContext, Opened
+from ..index_store import IndexText, build_retriever, check_index, make_pool, open_index
+from ..plugins import IndexCheck, Indexer, Method, OpenContext, Opened
 
 
-class IndexMethod(Method[RunConfig]):
-    """A chunk index over the texts :meth:`index_text` gives (see the module docstring)."""
+class IndexMethod(Method[RunConfig], Indexer[RunConfig]):
+    """A chunk index over the texts :meth:`index_text` gives (see the module docstring); it is its
+    own :class:`~..plugins.Indexer`."""
+
+    def indexer(self) -> Indexer[RunConfig]:
+        return self
 
     def index_text(self, config: RunConfig, summaries: Mapping[str, str] | None) -> IndexText:
         """The text each chunk is indexed under; ``summaries`` are those :meth:`summaries` asks for."""

@@ -18,7 +18,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...engine.retrieval import RetrieverRanker, Signals, make_retriever
+from ...engine.retrieval import RetrieverRanker, make_retriever
+from ...engine.retrieval.external import module_source_sha256
 from ..config import METHODS, RunConfig
 from ..plugins import Method, OpenContext, Opened, Preset
 from .imported import documents
@@ -64,6 +65,11 @@ class LiveRetriever(Method[RunConfig]):
     def variant(self, config: RunConfig) -> str:
         return f"retriever-{config.plugin_options(NAME, RetrieverOptions).factory}"
 
+    def inputs(self, config: RunConfig, ctx: OpenContext) -> Mapping[str, str]:
+        """The factory module's source (its SHA-256): an edit of that file makes a new result. What
+        that module imports in turn is not covered (a cache of such results is cleared by hand)."""
+        return {"factory_source": module_source_sha256(self._factory(config).partition(":")[0])}
+
     def open(self, config: RunConfig, ctx: OpenContext) -> Opened:
         spec = self._factory(config)
         texts = {fp: doc.text for fp, doc in ctx.bench.documents.items()}
@@ -74,9 +80,7 @@ class LiveRetriever(Method[RunConfig]):
     def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
         """The operator's retrievers (``$SAC_RETRIEVERS``), nothing else."""
         return {
-            f"retriever:{label}": Preset(
-                label, base.with_(method=NAME, signals=Signals(), options={f"{NAME}.factory": spec})
-            )
+            f"retriever:{label}": Preset(label, base.with_(method=NAME, options={f"{NAME}.factory": spec}))
             for label, spec in operator_retrievers().items()
         }
 

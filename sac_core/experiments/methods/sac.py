@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ...engine.retrieval import Signals, summary_augmented
+from ...engine.retrieval import summary_augmented
 from ...engine.summaries import SummaryConfig
 from ..config import METHODS, RunConfig
 from ..index_store import IndexText
@@ -39,7 +39,7 @@ class SAC(IndexMethod):
     def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
         """SAC with the generic and the expert prompt; with the extractive provider the prompt does
         not matter: one entry, "SAC extractive"."""
-        generic = base.with_(method=NAME, summary=replace(base.summary, prompt="generic"), signals=Signals())
+        generic = base.with_(method=NAME, summary=replace(base.summary, prompt="generic"), options=())
         if base.summary.provider == "extractive":
             return {"sac-generic": Preset("SAC extractive", generic, default=True)}
         expert = generic.with_(summary=replace(base.summary, prompt="expert"))

@@ -6,74 +6,122 @@ have for the same question: :mod:`sac_core.engine.retrieval.exemplars`) and come
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
-from ...engine.data import load_benchmark
-from ...engine.retrieval.exemplars import ExemplarBank, ExemplarSettings, bank_texts, exemplars_of
+from ...engine.data import Benchmark, BenchmarkError, load_benchmark
+from ...engine.retrieval.exemplars import ExemplarBank, bank_texts, copies, exemplars_of
 from ...engine.retrieval.routed import refinable
-from ...engine.retrieval.within_document import WithinDocumentRanker, WithinDocumentWeights
-from ..config import STAGES, RunConfig
+from ...engine.retrieval.within_document import WithinDocumentRanker, WithinDocumentSettings
+from ..config import DOC, STAGES, RunConfig
+from ..identity import texts_digest
 from ..plugins import NotBuilt, OpenContext, Opened, Preset, Stage
+from ..reword import paraphrases
 from ..sentence_store import open_sentences
 from . import baseline
-from .document_aware import DOCUMENT_AWARE
+from .document_aware import DOCUMENT_AWARE, DOCUMENT_AWARE_NAMES
 
 NAME = "within_doc"
 
 
-@dataclass(frozen=True)
-class WithinDocumentOptions:
-    on: bool = False
-    bm25: float = 0.25  # weight of z(BM25 of the question over the document's chunks)
-    sentence: float = 0.0  # weight of z(best sentence cosine) (embeds sentences)
-    neighbour: float = 0.0  # weight of the mean z-score of the chunk before and after
-    sentence_depth: int = 16  # chunks whose sentences are scored (the best by cosine)
-    max_sentence_chars: int = 400  # longer sentences are cut (characters)
-    exemplar: float = 0.0  # weight of z(likeness to gold passages of the same question elsewhere)
-    exemplar_protocol: str = "lbr-mini"  # the labelled queries of the bank
-    exemplar_data: str = ""  # their LegalBench-RAG folder ("" = the run's data folder)
-    exemplar_similarity: float = 0.8  # question-part cosine for a bank question to count
-    exemplar_questions: int = 32  # at most this many bank questions (the closest)
-    exemplar_top: int = 3  # exemplar pieces averaged per chunk
-
-    def __post_init__(self) -> None:
-        if min(self.bm25, self.sentence, self.neighbour, self.exemplar) < 0:
-            raise ValueError("weights must be >= 0")
-        if self.sentence_depth < 1 or self.max_sentence_chars < 1:
-            raise ValueError("sentence_depth and max_sentence_chars must be >= 1")
-        if self.exemplar_questions < 1 or self.exemplar_top < 1:
-            raise ValueError("exemplar_questions and exemplar_top must be >= 1")
-
-
-def open_bank(config: RunConfig, ctx: OpenContext, o: WithinDocumentOptions) -> ExemplarBank:
-    """The exemplar bank: the gold passages of ``o.exemplar_protocol``'s queries (read from
-    ``o.exemplar_data`` or the run's folder), embedded by the run's model (cached like chunks)."""
+def bank_benchmark(ctx: OpenContext, o: WithinDocumentSettings) -> tuple[Path, Benchmark]:
+    """The labelled queries of the exemplar bank: ``o.exemplar_protocol``'s, read from
+    ``o.exemplar_data`` or the run's folder (ValueError, naming the folder, when it has none)."""
     data_dir = Path(o.exemplar_data) if o.exemplar_data else ctx.data_dir
-    bank_bench = load_benchmark(data_dir, "all", o.exemplar_protocol)
+    try:
+        bank_bench = ctx.remember(
+            ("bank", data_dir, o.exemplar_protocol), lambda: load_benchmark(data_dir, "all", o.exemplar_protocol)
+        )
+    except BenchmarkError as e:
+        raise ValueError(f"clause exemplars: the bank {data_dir} is not a labelled benchmark folder ({e})") from None
     if not bank_bench.queries:
-        raise ValueError(f"clause exemplars: no labelled {o.exemplar_protocol} queries in {data_dir}")
-    settings = ExemplarSettings(o.exemplar_similarity, o.exemplar_questions, o.exemplar_top, config.chunk_size)
+        raise ValueError(
+            f"clause exemplars: the bank {data_dir} has no labelled questions ({o.exemplar_protocol} protocol of "
+            "benchmarks/*.json with gold spans); name a folder that has them (sac evaluate --bank DIR)"
+        )
+    return data_dir, bank_bench
+
+
+def with_bank(config: RunConfig, folder: Path) -> RunConfig:
+    """``config`` with its clause exemplars read from ``folder`` (ValueError when it reads no bank)."""
+    if not config.plugin_options(NAME, WithinDocumentSettings).exemplar:
+        raise ValueError(f"--bank: {config.variant} reads no labelled examples (no clause exemplars)")
+    return config.with_(options={**dict(config.options), f"{NAME}.exemplar_data": str(folder)})
+
+
+def open_bank(config: RunConfig, ctx: OpenContext, o: WithinDocumentSettings) -> ExemplarBank:
+    """The exemplar bank: the gold passages of :func:`bank_benchmark`, embedded by the run's model
+    (cached like chunks)."""
+    data_dir, bank_bench = bank_benchmark(ctx, o)
+    settings = o.exemplar_settings(config.chunk_size)
     exemplars = exemplars_of(bank_bench, settings.max_chars)
+    wordings = paraphrases() if o.exemplar_paraphrases else None
     embedder = ctx.embedders.get(config.model, config.backend)
-    if not ctx.build and not ctx.save and not embedder.cached(bank_texts(exemplars)):
+    if not ctx.build and not ctx.save and not embedder.cached(bank_texts(exemplars, wordings)):
         raise NotBuilt("exemplar passages")
     ctx.say(
         f"exemplars: {len(exemplars):,} pieces of the gold passages of {len(bank_bench.queries)} "
         f"{o.exemplar_protocol} queries in {data_dir} (a document's own never score it)"
     )
-    return ExemplarBank(exemplars, embedder, settings, progress=ctx.progress, on_progress=ctx.on_progress)
+    documents = {fp: d.sha256 for fp, d in ctx.bench.documents.items()}
+    return ExemplarBank(
+        exemplars,
+        embedder,
+        settings,
+        paraphrases=wordings,
+        documents=documents,
+        progress=ctx.progress,
+        on_progress=ctx.on_progress,
+    )
+
+
+def _bank_match(o: WithinDocumentSettings) -> str:
+    """How bank questions are matched, for the variant name: ``≥0.9@32`` (cosine, at most 32) or
+    ``~family3(T0.05,+para)`` (soft question families; word/answer weights when not 1)."""
+    if o.exemplar_match != "family":
+        return f"≥{o.exemplar_similarity:g}@{o.exemplar_questions}"
+    extra = [f"T{o.exemplar_temperature:g}"]
+    extra += [f"words×{o.exemplar_words:g}"] if o.exemplar_words != 1 else []
+    extra += [f"answer×{o.exemplar_answer:g}"] if o.exemplar_answer != 1 else []
+    extra += ["+para"] if o.exemplar_paraphrases else []
+    return f"~family{o.exemplar_families}({','.join(extra)})"
+
+
+# The recommended method's exemplar options, chosen on lbr-mini with the original wording and
+# rewording 1 (issue 34): question families matched softly with three more wordings of each bank
+# question, the bank every labelled query of the data folder (a document's own labels never score it).
+RECOMMENDED_EXEMPLARS = {
+    "within_doc.exemplar": 4.0,
+    "within_doc.exemplar_match": "family",
+    "within_doc.exemplar_paraphrases": True,
+    "within_doc.exemplar_protocol": "full",
+}
 
 
 class WithinDocument(Stage[RunConfig]):
     name = NAME
-    Options = WithinDocumentOptions
+    order = 20.0  # after the document-aware signals: inside the routed document
+    title = "Within-document ranking"
+    Options = WithinDocumentSettings
 
-    def options(self, config: RunConfig) -> WithinDocumentOptions:
-        return config.plugin_options(NAME, WithinDocumentOptions)
+    def options(self, config: RunConfig) -> WithinDocumentSettings:
+        return config.plugin_options(NAME, WithinDocumentSettings)
 
     def active(self, config: RunConfig) -> bool:
         return self.options(config).on
+
+    def inputs(self, config: RunConfig, ctx: OpenContext) -> Mapping[str, str]:
+        """The bank's contents (its queries, gold spans and documents), when exemplars score."""
+        o = self.options(config)
+        if not o.exemplar:
+            return {}
+        bank = bank_benchmark(ctx, o)[1]
+        found = {"bank": bank.digest}
+        renamed = copies(bank, ctx.bench)
+        if renamed:  # only then does matching by text leave out more than matching by path did
+            found["copies"] = texts_digest({f"{own} = {other}": "" for own, other in renamed})
+        if o.exemplar_paraphrases:
+            found["paraphrases"] = texts_digest({t: "\n".join(w) for t, w in paraphrases().items()})
+        return found
 
     def label(self, config: RunConfig) -> str:
         o = self.options(config)
@@ -83,35 +131,35 @@ class WithinDocument(Stage[RunConfig]):
         if o.neighbour:
             parts.append(f"nb×{o.neighbour:g}")
         if o.exemplar:
-            parts.append(
-                f"ex×{o.exemplar:g}:{o.exemplar_protocol}≥{o.exemplar_similarity:g}"
-                f"@{o.exemplar_questions}/{o.exemplar_top}"
-            )
+            parts.append(f"ex×{o.exemplar:g}:{o.exemplar_protocol}{_bank_match(o)}/{o.exemplar_top}")
         return f"+within({','.join(parts)})"
 
     def wrap(self, opened: Opened, config: RunConfig, ctx: OpenContext) -> Opened:
         o = self.options(config)
         sentences = open_sentences(config, ctx, o.max_sentence_chars) if o.sentence else None
-        weights = WithinDocumentWeights(o.bm25, o.sentence, o.neighbour, o.sentence_depth, o.exemplar)
         bank = open_bank(config, ctx, o) if o.exemplar else None
         ranker = WithinDocumentRanker(
-            refinable(opened.ranker, NAME), weights, split=config.signals.split_query, sentences=sentences,
+            refinable(opened.ranker, NAME), o, split=config.signals.split_query, sentences=sentences,
             exemplars=bank,
         )  # fmt: skip
         return Opened(ranker, opened.summaries)
 
     def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
         aware = base.with_(
-            method=baseline.NAME,
-            signals=DOCUMENT_AWARE,
-            options={"within_doc.on": True, "within_doc.bm25": 0.25, "within_doc.neighbour": 0.25},
-        )
+            method=baseline.NAME, options={"within_doc.on": True, "within_doc.bm25": 0.25, "within_doc.neighbour": 0.25}
+        ).with_options(DOC, DOCUMENT_AWARE)
         exemplars = aware.with_(
             options={**dict(aware.options), "within_doc.exemplar": 4.0, "within_doc.exemplar_similarity": 0.9}
         )
+        text_only = aware.with_(options={**dict(aware.options), **RECOMMENDED_EXEMPLARS})
         return {
             "doc-aware-within": Preset("Document-aware, within-document ranking", aware),
             "doc-aware-exemplars": Preset("Document-aware, within-document ranking + clause exemplars", exemplars),
+            "recommended": Preset(
+                "Recommended: document-aware (file names too) + clause exemplars by question family",
+                text_only.with_options(DOC, DOCUMENT_AWARE_NAMES),
+            ),
+            "recommended-text": Preset("Recommended, file names unread", text_only),
         }
 
 

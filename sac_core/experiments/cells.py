@@ -1,0 +1,315 @@
+"""Sweep cells: the typed record of one evaluated configuration, the cell cache, and a sweep folder's
+layout. The one module that knows their file names.
+
+A sweep folder (committed under ``results/<name>/``)::
+
+    results.csv          a row per cell × dataset (incl. ALL) × k: metrics with their 95 % intervals
+                         (<metric>_low, <metric>_high), settings, counts, provenance, data digest
+    per_query.csv.gz     a row per cell × query × k: every metric (significance, flips, intervals)
+    significance.csv     paired tests between variants at one setting
+    cells.jsonl          a line per cell: its id, every input its id hashes (configuration included),
+                         the provenance of the code that computed it, and its run time
+    runs/<cell>.jsonl.gz the run: each query's ranked spans
+
+The cell cache (``<cache>/sweep_cells``, diskcache) holds :class:`CellRecord` s by cell id
+(:mod:`.identity`); sweeps, ``sac verify`` and the dashboard's Tune builds share it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pickle
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import diskcache
+
+from ..engine.data import Span
+from ..engine.metrics import METRICS
+from .config import RunConfig, column_defaults
+from .identity import CellInputs
+from .provenance import COLUMNS as PROVENANCE_COLUMNS
+from .provenance import Provenance
+from .runs import read_run_text, write_run
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
+
+RESULTS = "results.csv"
+PER_QUERY = "per_query.csv.gz"
+SIGNIFICANCE = "significance.csv"
+MANIFEST = "cells.jsonl"
+RUNS = "runs"
+CELLS = "sweep_cells"  # folder of the cell cache under the cache directory
+DATA_DIGEST = "data_digest"  # results column: the benchmark's content digest (shortened)
+# Suffixes of the work folders `sac reidentify` writes beside a sweep folder while it runs: never a sweep.
+WORK_SUFFIXES = (".reidentified", ".v1")
+# Settings copied onto every per-query row (what the Curves page filters and labels by).
+PER_QUERY_EXTRA = ("variant", "chunk_size", "semantic_weight", "model", "protocol", "summary_chars")
+
+
+@dataclass(frozen=True)
+class CellRecord:
+    """One configuration evaluated on one benchmark: its tables, run, cost, inputs and provenance.
+
+    ``results``: a row per (dataset incl. ALL, k): metrics, intervals, settings and counts (no cell
+    id, provenance or run time: :func:`result_rows` adds them); ``per_query``: a row per (query, k);
+    ``run``: query id → ranked spans; ``seconds``: wall time of the evaluation; ``config``: what ran
+    (with its paths, which the identity leaves out)."""
+
+    results: pd.DataFrame
+    per_query: pd.DataFrame
+    run: dict[str, list[Span]]
+    seconds: float
+    inputs: CellInputs
+    provenance: Provenance
+    config: RunConfig
+
+    @property
+    def id(self) -> str:
+        return self.inputs.id
+
+    def result_rows(self) -> pd.DataFrame:
+        """The rows of ``results.csv``: the cell id first, provenance, data digest and run time last."""
+        res = self.results.copy()
+        res.insert(0, "cell", self.id)
+        for column, value in self.provenance.columns().items():
+            res[column] = value
+        res[DATA_DIGEST] = self.inputs.data_digest
+        res["cell_seconds"] = round(self.seconds, 1)
+        return res
+
+    def per_query_rows(self) -> pd.DataFrame:
+        """The rows of ``per_query.csv.gz``: the cell id first, then :data:`PER_QUERY_EXTRA` settings last."""
+        pq = self.per_query.copy()
+        pq.insert(0, "cell", self.id)
+        for column in PER_QUERY_EXTRA:
+            pq[column] = self.results[column].iloc[0] if column in self.results.columns else None
+        return pq
+
+    def manifest_line(self) -> str:
+        return json.dumps(
+            {
+                "cell": self.id,
+                "config": self.config.to_dict(),
+                "inputs": self.inputs.payload,
+                "provenance": self.provenance.columns(),
+                "seconds": round(self.seconds, 1),
+            },
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+
+
+# --------------------------------------------------------------------------- the cell cache
+
+
+class CellCache:
+    """The cache of evaluated cells by id: ``get`` (None when absent or unreadable), ``put``,
+    ``evict``; a context manager (closes the database)."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.folder = Path(cache_dir) / CELLS
+        self._db = diskcache.Cache(str(self.folder), eviction_policy="none")
+
+    @staticmethod
+    def exists(cache_dir: Path) -> bool:
+        """Whether this cache folder holds a cell cache yet (opening one creates it)."""
+        return (Path(cache_dir) / CELLS / "cache.db").is_file()
+
+    def get(self, cid: str) -> CellRecord | None:
+        """The cached cell, or None when absent or unreadable (pickled by an older layout of the
+        code): then a published copy or a new run replaces it."""
+        try:
+            value = self._db.get(cid)
+        except (ImportError, AttributeError, EOFError, TypeError, pickle.UnpicklingError):
+            return None
+        return value if isinstance(value, CellRecord) and value.id == cid else None
+
+    def put(self, record: CellRecord) -> None:
+        self._db.set(record.id, record)
+
+    def evict(self, cid: str) -> None:
+        self._db.delete(cid)
+
+    def ids(self) -> list[str]:
+        """The ids of every cached cell (readable or not)."""
+        return [str(cid) for cid in self._db.iterkeys()]
+
+    def evict_where(self, predicate: Callable[[CellRecord], bool]) -> int:
+        """Evict every readable cell ``predicate`` is true of (unreadable ones are left for a sweep
+        to replace); how many."""
+        evicted = 0
+        for cid in self.ids():
+            record = self.get(cid)
+            if record is not None and predicate(record):
+                self.evict(cid)
+                evicted += 1
+        return evicted
+
+    def __contains__(self, cid: object) -> bool:
+        return self.get(str(cid)) is not None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> CellCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------- a sweep folder
+
+
+@dataclass(frozen=True)
+class SweepFolder:
+    """A published sweep's folder (see the module docstring)."""
+
+    path: Path
+
+    @property
+    def results(self) -> Path:
+        return self.path / RESULTS
+
+    @property
+    def per_query(self) -> Path:
+        return self.path / PER_QUERY
+
+    @property
+    def significance(self) -> Path:
+        return self.path / SIGNIFICANCE
+
+    @property
+    def manifest(self) -> Path:
+        return self.path / MANIFEST
+
+    def run_path(self, cid: str) -> Path:
+        return self.path / RUNS / f"{cid}.jsonl.gz"
+
+    @property
+    def published(self) -> bool:
+        """Whether results, per-query table and manifest are all there."""
+        return self.results.is_file() and self.per_query.is_file() and self.manifest.is_file()
+
+    def manifest_entries(self) -> dict[str, dict[str, Any]]:
+        """``cell id → {inputs, provenance, seconds}`` from ``cells.jsonl`` (empty when absent)."""
+        if not self.manifest.is_file():
+            return {}
+        out = {}
+        for n, line in enumerate(self.manifest.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                out[str(entry["cell"])] = entry
+            except (json.JSONDecodeError, KeyError, TypeError) as e:
+                raise ValueError(f"{self.manifest}, line {n}: not a cell line ({type(e).__name__}: {e})") from None
+        return out
+
+    def read_cells(self) -> dict[str, CellRecord]:
+        """Every published cell whose parts are all there, as the cell cache holds it."""
+        import pandas as pd
+
+        if not self.published:
+            return {}
+        entries = self.manifest_entries()
+        results = pd.read_csv(self.results)
+        by_cell = dict(tuple(pd.read_csv(self.per_query).groupby("cell", sort=False)))
+        out = {}
+        for cid, rows in results.groupby("cell", sort=False):
+            cid = str(cid)
+            run_path = self.run_path(cid)
+            if cid not in by_cell or cid not in entries or not run_path.is_file():
+                continue
+            entry = entries[cid]
+            extra = [c for c in PER_QUERY_EXTRA if c in by_cell[cid].columns]
+            dropped = ["cell", "cell_seconds", DATA_DIGEST, *PROVENANCE_COLUMNS]
+            out[cid] = CellRecord(
+                results=_as_written(rows.drop(columns=dropped, errors="ignore").reset_index(drop=True)),
+                per_query=by_cell[cid].drop(columns=["cell", *extra]).reset_index(drop=True),
+                run=read_run_text(gzip.decompress(run_path.read_bytes()).decode("utf-8"), run_path),
+                seconds=float(entry.get("seconds", 0.0)),
+                inputs=CellInputs(entry["inputs"]),
+                provenance=Provenance(**{k: str(v) for k, v in entry.get("provenance", {}).items()}),
+                config=RunConfig.from_dict(entry["config"]),
+            )
+        return out
+
+    def write(self, records: list[CellRecord]) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Write the tables, the manifest and the runs of ``records`` (in order); returns the results
+        and per-query tables. Byte-stable: the same records give the same files."""
+        import pandas as pd
+
+        self.path.mkdir(parents=True, exist_ok=True)
+        (self.path / RUNS).mkdir(exist_ok=True)
+        table = pd.concat([r.result_rows() for r in records], ignore_index=True)
+        # provenance, digest and run time last: columns only some cells have (option_*, summaries_*)
+        # then keep one order whether a cell was computed now or read back from a published folder
+        tail = [*PROVENANCE_COLUMNS, DATA_DIGEST, "cell_seconds"]
+        table = _as_written(table[[c for c in table.columns if c not in tail] + tail])  # typed as it is read back
+        table.to_csv(self.results, index=False)
+        per_query = pd.concat([r.per_query_rows() for r in records], ignore_index=True)
+        per_query.to_csv(self.per_query, index=False, compression={"method": "gzip", "mtime": 0})
+        self.manifest.write_text("".join(r.manifest_line() + "\n" for r in records), encoding="utf-8")
+        for record in records:
+            _write_run(self.run_path(record.id), record.run)
+        return table, per_query
+
+    def write_significance(self, table: pd.DataFrame) -> None:
+        table.to_csv(self.significance, index=False)
+
+
+def read_per_query(path: Path) -> pd.DataFrame | None:
+    """The per-query table of the sweep folder ``path`` (or beside a results CSV in it), None when absent."""
+    import pandas as pd
+
+    folder = Path(path) if Path(path).is_dir() else Path(path).parent
+    file = SweepFolder(folder).per_query
+    return pd.read_csv(file) if file.is_file() else None
+
+
+def is_work_folder(path: Path) -> bool:
+    """Whether ``path`` is a half-written folder of ``sac reidentify`` (see :data:`WORK_SUFFIXES`)."""
+    return Path(path).name.endswith(WORK_SUFFIXES)
+
+
+def iter_folders(root: Path) -> Iterator[SweepFolder]:
+    """The published sweep folders directly under ``root``, by name (work folders left out)."""
+    if root.is_dir():
+        for path in sorted(p for p in root.iterdir() if p.is_dir() and not is_work_folder(p)):
+            if SweepFolder(path).results.is_file():
+                yield SweepFolder(path)
+
+
+def _as_written(results: pd.DataFrame) -> pd.DataFrame:
+    """Settings typed as they are written and read back: a column of whole numbers with gaps
+    (``summary_chars`` of a baseline, ``seed``, an integer option some cells set) holds nullable
+    integers, not floats and NaN, so a table is written with the same bytes however its cells were made."""
+    import pandas as pd
+
+    out = results.copy()
+    defaults = column_defaults()
+    floats = {col for col, value in defaults.items() if isinstance(value, float)}  # e.g. semantic_weight, doc weights
+    floats |= {c for c in out.columns if c.startswith("summaries_") and c.endswith("_mean_chars")}
+    floats |= {"cell_seconds", "wall_seconds"}
+    measured = {*METRICS, *(m + s for m in METRICS for s in ("_low", "_high"))}
+    for col in out.columns:
+        if col in measured or col == "k" or col in floats or not pd.api.types.is_float_dtype(out[col]):
+            continue
+        values = out[col].dropna()
+        if (values == values.round()).all():  # also when every value is missing: empty, as written
+            out[col] = out[col].astype("Int64")  # nullable integers: 1 and an empty cell, never 1.0 and NaN
+    return out
+
+
+def _write_run(path: Path, run: dict[str, list[Span]]) -> None:
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        write_run(tmp, run)
+        path.write_bytes(gzip.compress(tmp.read_bytes(), mtime=0))
+        tmp.unlink()

@@ -1,0 +1,92 @@
+"""Queries no router can place without file names: the floor of document-level mismatch (DRM).
+
+A LegalBench-RAG query opens with a reference to its document ("Consider BT's Non-Disclosure
+Agreement; …"). A router that reads documents (their summaries, chunks or full text) can only find
+the document by the reference's *distinctive words*: those left after the words any contract of its
+kind uses ("the", "agreement", "non-disclosure", "inc", …). When none of them occurs in the gold
+document's text, the reference points at the document through its file name only (e.g. ``BT`` in
+``contractnli/BT-NDA.txt``): no name-free router can do better than a guess among look-alikes, so
+the share of such queries is a floor under DRM@k for small k. A query without an opening reference
+(PrivacyQA, a no-name copy) names nothing and is not counted here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..engine.data import Benchmark
+from ..engine.retrieval import split_query
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Words of a reference that name no particular document (lower case).
+GENERIC = frozenset(
+    "consider the a an of and or between by for to in on with s non disclosure nondisclosure agreement "
+    "agreements nda mutual confidentiality confidential merger plan privacy policy terms service services "
+    "inc llc ltd corp corporation company co plc limited l p lp group holdings contract".split()
+)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class Unplaceable:
+    """A query whose reference's distinctive ``words`` occur nowhere in its gold document's text;
+    ``in_file_name``: some of them occur in the gold document's file path."""
+
+    query_id: str
+    reference: str
+    words: tuple[str, ...]
+    in_file_name: bool
+
+
+def distinctive_words(reference: str) -> tuple[str, ...]:
+    """The words of a document reference that could pick out one document (lower case, in order)."""
+    return tuple(dict.fromkeys(w for w in _WORD.findall(reference.lower()) if w not in GENERIC))
+
+
+def unplaceable(bench: Benchmark) -> list[Unplaceable]:
+    """The queries of ``bench`` whose opening reference no gold document's text contains a word of."""
+    found = []
+    words_of: dict[str, frozenset[str]] = {}
+    for query in bench.queries:
+        parts = split_query(query.text)
+        if parts.document == query.text:  # no opening reference
+            continue
+        words = distinctive_words(parts.document)
+        gold = {g.file_path for g in query.gold}
+        for path in gold - words_of.keys():  # each gold document's words, read once however many queries cite it
+            words_of[path] = frozenset(_WORD.findall(bench.documents[path].text.lower()))
+        texts = [words_of[path] for path in gold]
+        if not words or any(w in text for w in words for text in texts):
+            continue
+        names = set(_WORD.findall(" ".join(gold).lower()))
+        found.append(Unplaceable(query.query_id, parts.document, words, any(w in names for w in words)))
+    return found
+
+
+def share_by_dataset(bench: Benchmark, found: Iterable[Unplaceable]) -> dict[str, tuple[int, int]]:
+    """``dataset → (unplaceable queries, queries)``, and ``ALL``."""
+    hit = {u.query_id for u in found}
+    out: dict[str, tuple[int, int]] = {}
+    for query in bench.queries:
+        for key in (query.dataset, "ALL"):
+            n, total = out.get(key, (0, 0))
+            out[key] = (n + (query.query_id in hit), total + 1)
+    return {key: out[key] for key in sorted(out, key=lambda k: (k == "ALL", k))}
+
+
+def misplaced(per_query: pd.DataFrame, found: Iterable[Unplaceable], k: int = 1) -> pd.DataFrame:
+    """Per variant of a sweep's per-query table: the queries whose top ``k`` chunks all come from
+    other documents (DRM@k = 1), and how many of them are :func:`unplaceable` ones."""
+    hit = {u.query_id for u in found}
+    rows = per_query[per_query["k"] == k]
+    wrong = rows[rows["drm"] >= 1.0]
+    table = wrong.groupby("variant", sort=False)["query_id"].agg(
+        misplaced="count", unplaceable=lambda ids: sum(i in hit for i in ids)
+    )
+    table["queries"] = rows.groupby("variant", sort=False)["query_id"].nunique()
+    return table.reset_index()

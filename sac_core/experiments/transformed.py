@@ -1,0 +1,63 @@
+"""A transformed copy of a benchmark folder: the same tests, each query rewritten, nothing else.
+
+``sac noname`` and ``sac reword`` derive benchmark folders by rewriting queries only.
+:func:`write_transformed` writes ``benchmarks/<dataset>.json`` for every benchmark file of the
+source, with the same tests in the same order and every other field as written there, so every
+protocol selects the same queries with the same ids and gold spans. Each file's ``"transform"``
+names what was done (after the source's own, joined with ``+``: a copy of a copy says both), so a
+sweep cell on the copy never shares an id with the original's. ``corpus/`` and ``summaries/`` are
+symbolic links to the source's folders: nothing of the data is copied. Every source file is read
+and rewritten before anything is written, so a bad file leaves no half-written folder behind.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..engine.data import BenchmarkError, available_datasets, check_outside_project, read_benchmark_file
+
+LINKED = ("corpus", "summaries")  # folders of the source the copy links to
+
+
+def write_transformed(
+    data_dir: Path, out_dir: Path, rewrite: Callable[[str], str], *, transform: str, what: str
+) -> dict[str, tuple[int, int]]:
+    """Write the copy of ``data_dir`` to ``out_dir`` with every query replaced by ``rewrite(query)``;
+    returns ``dataset → (queries, queries rewrite changed)``. ``what`` names the copy in errors.
+
+    Raises :class:`BenchmarkError` when ``out_dir`` lies inside the project or exists and is not an
+    empty folder, when ``data_dir`` has no benchmark file, or naming the file (and query) that
+    cannot be read."""
+    data_dir, out_dir = Path(data_dir), Path(out_dir)
+    check_outside_project(out_dir)
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise BenchmarkError(f"{out_dir}: not empty; choose a new folder for the {what}")
+    datasets = available_datasets(data_dir)
+    if not datasets:
+        raise BenchmarkError(f"{data_dir / 'benchmarks'}: no benchmark files")
+    files = {ds: _rewritten(data_dir / "benchmarks" / f"{ds}.json", ds, rewrite, transform) for ds in datasets}
+    (out_dir / "benchmarks").mkdir(parents=True, exist_ok=True)
+    for ds, (raw, _) in files.items():
+        text = json.dumps(raw, ensure_ascii=False, indent=1)
+        (out_dir / "benchmarks" / f"{ds}.json").write_text(text, encoding="utf-8")
+    for folder in LINKED:
+        if (data_dir / folder).is_dir():
+            (out_dir / folder).symlink_to((data_dir / folder).resolve(), target_is_directory=True)
+    return {ds: (len(raw["tests"]), changed) for ds, (raw, changed) in files.items()}
+
+
+def _rewritten(path: Path, dataset: str, rewrite: Callable[[str], str], transform: str) -> tuple[dict[str, Any], int]:
+    """The file's object with its queries rewritten and its transform set; how many changed."""
+    raw = read_benchmark_file(path)
+    tests, changed = [], 0
+    for i, test in enumerate(raw["tests"]):
+        if not isinstance(test, dict) or not isinstance(test.get("query"), str):
+            raise BenchmarkError(f"{path}: query {dataset}/{i}: missing string field 'query'")
+        query = rewrite(test["query"])
+        changed += query != test["query"]
+        tests.append({**test, "query": query})
+    before = raw.get("transform", "")
+    return {**raw, "tests": tests, "transform": f"{before}+{transform}" if before else transform}, changed
