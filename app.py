@@ -28,6 +28,7 @@ def main() -> None:
     """One run of the dashboard (Streamlit runs this file as ``__main__`` on every rerun)."""
     ui.quiet_logs()
     st.set_page_config(page_title="SAC dashboard", page_icon=":material/balance:", layout="wide")
+    ui.load_plugins()  # installed packages' and $SAC_PLUGINS's methods and stages, before any page reads them
     pages = [
         st.Page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", default=True),
         st.Page("app_pages/curves.py", title="Curves", icon=":material/show_chart:"),
@@ -37,7 +38,7 @@ def main() -> None:
         st.Page("app_pages/review.py", title="Review", icon=":material/rate_review:"),
     ]
     page = st.navigation(pages)
-    title = getattr(page, "title", "page")
+    title = page.title
     with ui.timed(title), ui.guarded(title):  # server time for `sac bench`; a failure: a reference, no traceback
         settings = ui.sidebar()
         ui.style()

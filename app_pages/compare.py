@@ -36,14 +36,14 @@ if ws is None:  # nothing built yet: the build panel above shows the progress
     st.stop()
 
 url_answerer = answers.answerer_from_url(st.query_params.get(answers.PARAM))  # before the picker rewrites the URL
-query, asked, k = ui.pick_query(ws)
+query, asked, k = ui.pick_query(ws, ui.demo_cells(s, ws))
 st.query_params[compare.PARAM_COLUMNS] = ",".join(methods)  # the URL keeps the choice
 st.markdown(views.query_html(None if query is None else query.query_id, asked), unsafe_allow_html=True)
 
 results = ui.compare_results(s, ws, asked, int(k), query)
 baseline = compare.reference(results)
 answerer = st.segmented_control(
-    f"Answer from each column's top {k} (citations link to the chunks; ✗ = a chunk of another document)",
+    answers.answerer_label(k, gold=query is not None),
     list(answers.ANSWERERS), format_func=answers.ANSWERERS.get, key="cmp_answerer",
     default=url_answerer,
 ) or "off"  # fmt: skip
@@ -55,9 +55,9 @@ slots = []
 for col, r in zip(st.columns(len(results)), results):
     with col:
         st.markdown(f"#### {views.md(r.column.name)}")
-        st.caption(
-            f"{views.md(r.column.config.variant)} · chunk {r.column.config.chunk_size} · "
-            f"weight {r.column.config.semantic_weight:g}"
+        st.caption(  # the variant id in the tooltip: a reader sees the method's name above
+            f"chunk {r.column.config.chunk_size} · weight {r.column.config.semantic_weight:g}",
+            help=f"Variant id (as in exports and result tables): {views.md(r.column.config.variant)}",
         )
         if r.metrics is not None:
             # metrics as wide as their text, wrapping onto more rows in a narrow column (5 columns at

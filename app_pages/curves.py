@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import shared as ui
-from sac_core.dashboard import curve_views, curves, state, views
+from sac_core.dashboard import curve_views, curves, state, views, wording
 from sac_core.dashboard.curves import paper
 
 s = ui.settings()
@@ -18,7 +18,7 @@ roots = [curves.results_root(), curves.demo_results_root(s.cache_dir)]
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _csv(path: str, mtime: float) -> pd.DataFrame:
-    return pd.read_csv(path)
+    return curves.read_table(Path(path))
 
 
 def _read(path: Path) -> pd.DataFrame:
@@ -70,13 +70,29 @@ sweep = st.selectbox(
     sweeps,
     index=curves.default_sweep(sweeps, curves.DEMO_SWEEPS if s.source.demo else curves.PREFERRED_SWEEPS),
     key="curves_sweep",
-    format_func=lambda f: f"{f.name}  ({f.path}{'' if f.results.is_file() else ', loose tables'})",
+    format_func=lambda f: curves.sweep_label(f, roots[1]),
 )
 try:
     df = _load(sweep)
 except (ValueError, OSError, pd.errors.ParserError) as e:
     st.error(views.md(e))
     st.stop()
+
+
+def _sweep_bench(data: curves.SweepData) -> state.Benchmark | None:
+    """The folder in use, loaded as the sweep's cells were (None: it has not the sweep's datasets)."""
+    if not data.protocol or not data.datasets or not set(data.datasets) <= set(s.source.datasets):
+        return None
+    try:
+        return ui.benchmark_of(s, data.protocol, data.datasets)
+    except ui.LOAD_ERRORS:
+        return None
+
+
+for line in curves.provenance(df):
+    st.caption(views.md(line))
+if problem := curves.data_check(df, _sweep_bench(curves.sweep_data(df))):
+    st.warning(f"These figures were {views.md(problem)}: they describe that data, not the benchmark shown elsewhere.")
 
 names = {
     "chunk_size": "Chunk size",
@@ -109,13 +125,17 @@ choices = _selectors(curves.selector_options(df))
 if extra := curves.selector_options(df, choices):  # settings that still vary, e.g. two seeds
     choices |= _selectors(extra)
 setting = curves.select(df, choices)
-row = st.columns([3, 2])
+shown_setting = [views.md(views.breakable(f"{names.get(c, c)} {curves.fmt_value(c, v)}")) for c, v in choices.items()]
+st.caption("Setting: " + " · ".join(shown_setting))  # the boxes above cut long values (a model's name)
+# each on its own row: chips in a column scroll sideways out of sight; here they wrap
 all_variants = curves.variant_order(setting["variant"].tolist())
-variants = row[0].multiselect(
-    "Variants", all_variants, default=all_variants, key=f"curves_var::{sweep.path}::{','.join(all_variants)}"
-)
+method_names = wording.method_names(all_variants)  # the catalogue's names; the ids stay in the CSV files
+variants = st.multiselect(
+    "Methods", all_variants, default=all_variants, key=f"curves_var::{sweep.path}::{','.join(all_variants)}",
+    format_func=method_names.get, help="Their ids in the results: " + ", ".join(all_variants),
+)  # fmt: skip
 all_datasets = curves.dataset_order(setting["dataset"].tolist())
-datasets = row[1].multiselect(
+datasets = st.multiselect(
     "Datasets", all_datasets, default=all_datasets, key=f"curves_ds::{sweep.path}::{','.join(all_datasets)}"
 )
 shown = curves.select(df, choices, variants, datasets)
@@ -125,9 +145,10 @@ if shown.empty:
 
 chunk, chars, weight = choices.get("chunk_size"), choices.get("summary_chars"), choices.get("semantic_weight")
 refs_k8 = paper.matching(chunk, chars, weight, k=8)
-st.plotly_chart(curve_views.curves_figure(shown, curves.METRICS, refs_k8), width="stretch")
+st.plotly_chart(curve_views.curves_figure(shown, curves.METRICS, refs_k8, method_names), width="stretch")
 st.caption(
-    "One line per variant; x = k on a log-2 axis. Black ✕ = the paper's SAC DRM at k = 8 per dataset "
+    "One line per method, its 95 % interval (bootstrap over queries) shaded; x = k on a log-2 axis. "
+    "Black ✕ = the paper's SAC DRM at k = 8 per dataset "
     "(≈, read from its figure; other embedding model and protocol), shown when this setting matches "
     "the paper's main one (chunk 500, 150-character summaries, dense)."
 )
@@ -141,17 +162,18 @@ st.download_button(
 
 st.subheader("Mean over k, beside the paper")
 mean_ds = st.selectbox("Dataset", curves.dataset_order(shown["dataset"].tolist()), key="curves_mean_ds")
-means = curves.mean_over_k(shown[shown["dataset"] == mean_ds])
+per_query = _read(sweep.per_query) if sweep.per_query.is_file() else None
+means = curves.mean_over_k(shown[shown["dataset"] == mean_ds], per_query=per_query)
 refs_mean = paper.matching(chunk, chars, weight, k=None) if mean_ds == "ALL" else []
 left, right = st.columns([3, 2])
-left.plotly_chart(curve_views.means_figure(means, refs_mean), width="stretch")
+left.plotly_chart(curve_views.means_figure(means, refs_mean, names=method_names), width="stretch")
 with right:
-    st.dataframe(
-        curve_views.shown_as_text(curve_views.comparison_table(means, refs_mean)), hide_index=True, width="stretch"
-    )
+    table = curve_views.comparison_table(means, refs_mean, names=method_names)
+    st.dataframe(curve_views.shown_as_text(table), hide_index=True, width="stretch")
     ks = ", ".join(sorted(set(",".join(means["ks"]).split(",")), key=int)) if len(means) else "—"
     st.caption(
-        f"Ours: each metric's mean over the k values of this sweep ({ks}). Paper (hatched bars): Tables 1–2 of "
+        f"Ours: each metric's mean over the k values of this sweep ({ks}), ± half its 95 % interval (bootstrap "
+        "over queries; whiskers on the bars). Paper (hatched bars): Tables 1–2 of "
         "Reuter et al. 2025 — also means over k ∈ {1, 2, 4, …, 64} and over the four LegalBench-RAG datasets, "
         "but with thenlper/gte-large embeddings and the paper's query protocol; the baseline's ≈67 % DRM is "
         "approximate. Compare gaps and trends, not exact values. Paper numbers appear only for the settings "
@@ -163,31 +185,42 @@ with st.expander("All published numbers used here"):
 if sweep.significance.is_file() or sweep.per_query.is_file():
     st.subheader("Significance: which queries flipped")
     if sweep.significance.is_file():
-        sig = curves.significance_view(_read(sweep.significance), choices, variants)
+        try:
+            sig = curves.significance_view(_read(sweep.significance), choices, variants)
+        except ValueError as e:
+            st.error(views.md(e))
+            st.stop()
         st.caption(
-            "Paired sign-flip permutation test per metric and k (two-sided; wins = queries where variant_b is better)."
+            "Paired sign-flip permutation test per metric and k (two-sided; wins = queries where method b is better)."
         )
+        percent = st.column_config.NumberColumn(format="%.1f%%")  # as every other figure of the page
         st.dataframe(
-            sig,
-            hide_index=True,
-            width="stretch",
-            height=240,
-            column_config={"p_value": st.column_config.NumberColumn(format="%.4f")},
-        )
+            curve_views.significance_shown(sig, method_names), hide_index=True, width="stretch", height=240,
+            column_config={"p-value": st.column_config.NumberColumn(format="%.4f"), "mean of a": percent,
+                           "mean of b": percent},
+        )  # fmt: skip
     if sweep.per_query.is_file() and len(variants) >= 2:
         pick = st.columns(4)
-        a = pick[0].selectbox("Variant a", variants, index=0, key="curves_fa")
-        b = pick[1].selectbox("Variant b", variants, index=min(1, len(variants) - 1), key="curves_fb")
+        a = pick[0].selectbox("Method a", variants, index=0, key="curves_fa", format_func=method_names.get)
+        b = pick[1].selectbox("Method b", variants, index=min(1, len(variants) - 1), key="curves_fb",
+                              format_func=method_names.get)  # fmt: skip
         metric = pick[2].selectbox(
             "Metric", curves.METRICS, key="curves_fm", format_func=lambda m: curves.METRIC_LABELS.get(m, m)
         )
         k_values = sorted(shown["k"].unique().tolist())
         k = pick[3].selectbox("k", k_values, index=k_values.index(8) if 8 in k_values else 0, key="curves_fk")
-        table = curves.flipped(_read(sweep.per_query), shown, a, b, metric, int(k))
+        try:
+            table = curves.flipped(_read(sweep.per_query), shown, a, b, metric, int(k))
+        except ValueError as e:
+            st.error(views.md(e))
+            st.stop()
         st.caption(
-            f"{len(table)} queries whose {curves.METRIC_LABELS[metric]}@{k} differs between {views.md(a)} and "
-            f"{views.md(b)}, biggest change first."
+            f"{len(table)} queries whose {curves.METRIC_LABELS[metric]}@{k} differs between "
+            f"{views.md(method_names[a])} and {views.md(method_names[b])}, biggest change first (change in points)."
         )
-        st.dataframe(table, hide_index=True, width="stretch", height=300)
+        percent = st.column_config.NumberColumn(format="%.1f%%")  # as every other figure of the page
+        st.dataframe(curve_views.flips_shown(table, a, b, method_names), hide_index=True, width="stretch", height=300,
+                     column_config={method_names[a]: percent, method_names[b]: percent,
+                                    "change": st.column_config.NumberColumn(format="%+.1f pts")})  # fmt: skip
         if not table.empty:
             ui.open_flipped_in_compare(s, curves.sweep_data(df), table, int(k))

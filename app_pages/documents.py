@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import shared as ui
-from sac_core.dashboard import documents, views
+from sac_core.dashboard import documents, views, wording
 
 WINDOW = 30  # chunks drawn at once
 
@@ -72,11 +72,22 @@ st.subheader(f"Gold spans ({len(pairs)})")
 if pairs:
     st.dataframe(
         [
-            {"query": q.query_id, "question": q.text, "start": g.start, "end": g.end, "characters": len(g)}
+            {
+                "query": q.query_id,
+                "question": wording.question_first(q.text),
+                "start": g.start,
+                "end": g.end,
+                "characters": len(g),
+            }
             for q, g in pairs
         ],
         hide_index=True,
         width="stretch",
+        column_config={
+            "question": st.column_config.TextColumn(
+                width="large", help="The question first, then the document it names, shortened"
+            )
+        },
     )
 else:
     st.caption("No query of the selected datasets cites this document.")
@@ -105,6 +116,10 @@ if chunks:
     last = min(len(chunks), first + WINDOW) - 1
     lo = 0 if first == 0 else chunks[first].start
     hi = len(doc.text) if last == len(chunks) - 1 else chunks[last].end
+    jumped = dict(zip(list(targets)[1:], pairs)).get(st.session_state.get(jump_key, ""))
+    if jumped is not None and lo <= jumped[1].start < hi:  # the chosen gold span is drawn: one click away
+        link = f"↓ Go to the gold span of {jumped[0].query_id} (characters {jumped[1].start:,}–{jumped[1].end:,})"
+        st.markdown(views.jump_link(views.gold_anchor(jumped[1].start), link), unsafe_allow_html=True)
     st.markdown(views.boundaries_html(doc.text, chunks, [g for _, g in pairs], lo, hi), unsafe_allow_html=True)
 else:
     st.caption("The document is empty.")

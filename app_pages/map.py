@@ -5,12 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from app_pages import shared as ui
-from sac_core.dashboard import compare, maps, views
+from sac_core.dashboard import compare, maps, views, wording
 
 s = ui.settings()
 st.title("Map: where each index puts the chunks")
 st.caption(
-    "Each point is a chunk, placed by a 2-D projection of its embedding and coloured by its document. In the "
+    "Each point is a chunk, placed by a 2-D projection of its embedding, coloured as gold document or other "
+    "documents (or by dataset). In the "
     "baseline, chunks of near-identical documents lie on top of each other, so the nearest chunk to a question "
     "often belongs to another document; the summary SAC prepends pulls each document's chunks together. ✕ is "
     "the question, ◯ its gold chunks, ◆ the top-k (red: from a wrong document)."
@@ -19,12 +20,13 @@ ui.require_datasets(s)
 ws, _pending = ui.workspace(s, compare.compare_columns(s.base_config()))
 if ws is None:
     st.stop()
-query, asked, k = ui.pick_query(ws)
+query, asked, k = ui.pick_query(ws, ui.demo_cells(s, ws))
 
 row = st.columns([1.2, 1.2, 2.5, 2.1])
 method = row[0].radio("Projection", maps.PROJECTIONS, key="map_method", format_func=str.upper, horizontal=True,
                       help="PCA: exact and quick. UMAP: keeps neighbourhoods, about a minute once per index.")  # fmt: skip
-colour = row[1].radio("Colour by", ["document", "dataset"], key="map_colour", horizontal=True)
+colouring = row[1].radio("Colour by", list(maps.COLOURINGS), key="map_colour", format_func=maps.COLOURINGS.get,
+                         help="At most ten colours: hundreds of documents cannot be told apart")  # fmt: skip
 datasets = row[2].multiselect("Datasets shown", list(ws.bench.datasets), default=list(ws.bench.datasets),
                               key="map_datasets")  # fmt: skip
 scope = row[3].radio("Documents shown", ["all", "this question's"], key="map_scope", horizontal=True,
@@ -44,16 +46,17 @@ for col, cell in zip(shown, st.columns(len(shown))):
             data = ui.map_data(s, ws, col, method)
         sep = data.separation
         metrics = st.columns(2)
-        metrics[0].metric("own-document neighbours", f"{sep.own_share:.0%}",
+        metrics[0].metric("own-document neighbours", wording.pct(sep.own_share),
                           help=f"Mean share of a chunk's {maps.NEIGHBOURS} nearest chunks that belong to its own "
                                "document: higher = documents better apart.")  # fmt: skip
         metrics[1].metric("silhouette by document", f"{sep.silhouette:.2f}",
                           help="Mean silhouette of the chunks grouped by document (cosine, a sample of 5,000): "
                                "-1 … 1, higher = better apart.")  # fmt: skip
-        retriever = ws.retrievers[col.name]
+        retriever = maps.column_index(ws.retrievers, col.name)
         frame = maps.points(retriever, data.projection, datasets, involved if scope != "all" else None, involved)
+        frame = frame.assign(group=maps.colour_groups(frame, colouring, query))
         vector = retriever.embedder.encode([asked], progress=False)[0]
-        fig = maps.map_figure(frame, retriever, data.projection, colour, data.projection.place(vector, data.vectors),
+        fig = maps.map_figure(frame, retriever, data.projection, "group", data.projection.place(vector, data.vectors),
                              query, results[col.name].hits)  # fmt: skip
         st.plotly_chart(fig, width="stretch", key=f"map_fig::{col.name}")
         st.caption(f"{len(frame):,} of {sep.chunks:,} chunks drawn" + (

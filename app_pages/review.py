@@ -15,14 +15,25 @@ db = review_ui.review_db(s)
 st.caption(
     "Each query shows the top-k of every method under review as columns A, B, C … in an order shuffled per "
     "query: which method a letter is appears only after you state a preference. Above each column, its answer "
-    "(written once per query from the column's chunks, offline) can be labelled too. Labels are saved at once, in "
-    f"{views.md(rv.safe_url(db.url))}."
+    "(written once per query from the column's chunks, offline) can be labelled too. Labels are saved at once in "
+    "the server's review database."
 )
-reviewer = st.text_input("Your name (stored with every label)", key="rv_name", max_chars=100).strip()
+# The name is kept for the browser session (a page switch drops a widget's value, not this key) and in
+# the URL (?reviewer=…, a bookmark resumes): a name, no secret.
+if "rv_name" not in st.session_state:
+    st.session_state["rv_name"] = st.session_state.get("rv_reviewer") or rv.reviewer_name(
+        st.query_params.get("reviewer")
+    )
+reviewer = rv.reviewer_name(st.text_input("Your name (stored with every label)", key="rv_name", max_chars=rv.MAX_NAME))
+st.session_state["rv_reviewer"] = reviewer
+if reviewer:
+    st.query_params["reviewer"] = reviewer
+else:
+    st.query_params.pop("reviewer", None)
 if not reviewer:
     st.info("Enter your name to start or resume a review session.")
     st.stop()
-if opened := st.session_state.pop("rv_open", None):  # a session just created: open it for review
+if opened := st.session_state.pop("rv_created", None):  # a session just created: open it for review
     st.session_state["rv_mode"], st.session_state["rv_session"] = "Review", opened
 mode = st.segmented_control("Mode", ["Review", "New session", "Results"], key="rv_mode", default="Review",
                             label_visibility="collapsed")  # fmt: skip
@@ -49,7 +60,7 @@ if name is None:
 session = next(x for x in sessions if x.name == name)
 
 if mode == "Results":
-    review_ui.review_results(db, session)
+    review_ui.review_results(db, session, reviewer)
     st.stop()
 if name in choice.elsewhere:
     st.warning(
@@ -74,8 +85,10 @@ if nav[0].button("◀ Back", key="rv_back", shortcut="b", disabled=position == 0
 if nav[1].button("Skip ▶", key="rv_skip", shortcut="n", disabled=position >= progress.items - 1):
     st.session_state[key] = position + 1
     st.rerun()
-if nav[2].button("Next open", key="rv_open", disabled=progress.next_open is None):
-    st.session_state[key] = progress.next_open
+next_open = progress.open_after(position)
+if nav[2].button("Next open", key="rv_next_open", disabled=next_open is None,
+                 help="The next query you have not finished (labels and a preference) in this session"):  # fmt: skip
+    st.session_state[key] = next_open
     st.rerun()
 show_gold = nav[3].toggle("Show gold spans (recorded with your labels)", key="rv_gold")
 

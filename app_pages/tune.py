@@ -10,10 +10,10 @@ from sac_core.dashboard import state, tune, views
 s = ui.settings()
 st.title("Tune: chunk size, summaries and the BM25 mix")
 st.caption(
-    "The baseline and SAC on the same pooled corpus as Compare and the sweeps (every chosen dataset, one "
-    "index). The stops listed ⚡ under each slider answer at once from results computed before (the committed "
-    "sweeps, or settings built here earlier): no embedding. Any other stop can be built in the background; it "
-    "is ⚡ afterwards."
+    "The chosen methods (the baseline and SAC to begin with; any registered method with presets can be added) "
+    "on the same pooled corpus as Compare and the sweeps (every chosen dataset, one index). The stops listed ⚡ "
+    "under each slider answer at once from results computed before (the committed sweeps, or settings built here "
+    "earlier): no embedding. Any other stop can be built in the background; it is ⚡ afterwards."
 )
 bench = ui.benchmark(s)
 if not bench.queries:
@@ -40,10 +40,18 @@ st.session_state.setdefault("tune_k", 8)
 current = tune.TuneSetting(
     st.session_state["tune_chunk"], provider, st.session_state["tune_chars"], st.session_state["tune_weight"]
 )
-
+offered = tune.tune_methods(base)
+saved = st.session_state.get("tune_methods", [m for m in tune.DEFAULT_METHODS if m in offered])
+st.session_state["tune_methods"] = [m for m in saved if m in offered]  # e.g. an imported run since deleted
+chosen = st.multiselect("Methods", list(offered), key="tune_methods", format_func=lambda m: offered[m],
+                        help="each registered method with presets, at its default preset")  # fmt: skip
+presets = tune.method_presets(base, provider, chosen)
+if not presets:
+    st.warning("Choose at least one method.")
+    st.stop()
 
 instant = {
-    field: tune.instant_stops(lookup, bench, base, current, field, values)
+    field: tune.instant_stops(lookup, bench, base, current, field, values, presets)
     for field, values in (("chunk_size", tune.CHUNK_SIZES), ("chars", lengths), ("semantic_weight", tune.WEIGHTS))
 }
 
@@ -71,7 +79,7 @@ if not shown:
     st.stop()
 
 setting = tune.TuneSetting(int(chunk_size), provider, int(chars), float(weight))
-variants = setting.variants(base)
+variants = setting.variants(base, presets)
 found = {name: lookup.find(config, bench) for name, config in variants.items()}
 missing = {name: variants[name] for name, hit in found.items() if hit is None}
 
@@ -110,16 +118,15 @@ st.caption("Answered from saved per-query results, no embedding: " + "; ".join(s
 diff = tune.diff_table(table, prev_table, int(k))
 st.dataframe(
     tune.diff_view(diff, prev_table is not None), hide_index=True, width="stretch",
-    column_config={
-        "previous": st.column_config.NumberColumn("previous %", format="%.2f"),
-        "new": st.column_config.NumberColumn("new %", format="%.2f"),
-        "change": st.column_config.NumberColumn("change (pts)", format="%+.2f"),
-    },
+    column_config={"previous": "before", "new": "now (± half the 95 % interval)", "change": "change"},
 )  # fmt: skip
 st.caption(
-    "DRM: lower is better; precision and recall: higher is better. Macro means over the shown datasets' queries."
+    "DRM: lower is better; precision and recall: higher is better. Macro means over the shown datasets' queries; "
+    "± half the 95 % bootstrap interval over queries. A change is called better or worse only when the previous "
+    "value lies outside the new one's interval (and it shows at one decimal): otherwise it is within the interval."
 )
 st.subheader("DRM, precision and recall over k (this setting)")
 st.plotly_chart(tune.curves_figure(table), width="stretch")
 with st.expander("Table (all k, all metrics)"):
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.dataframe(tune.full_view(table), hide_index=True, width="stretch")
+    st.caption("Percent, ± half the 95 % bootstrap interval over queries.")

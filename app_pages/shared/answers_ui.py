@@ -13,7 +13,7 @@ import streamlit as st
 
 from sac_core.dashboard import answers, compare, state, views
 
-from .resources import cached_answer, column_answer, llm_settings
+from .resources import cached_answer, column_answer, document_names, llm_settings
 
 
 def answer_row(
@@ -30,6 +30,7 @@ def answer_row(
     llm = llm_settings(st.session_state.get("cmp_llm_model") or answers.DEFAULT_LLM_MODEL)
     if kind == "openai" and not _llm_ready(s, results, question, query, llm):
         return
+    named = answers.named_documents(document_names(ws), question)  # the document the question names, if any
     for slot, result in zip(slots, results):
         stream = lambda text, slot=slot: slot.markdown(answers.streaming_html(text), unsafe_allow_html=True)
         try:
@@ -37,7 +38,7 @@ def answer_row(
         except answers.AnswerError as e:
             slot.markdown(answers.error_html(str(e)), unsafe_allow_html=True)
             continue
-        slot.markdown(answers.answer_html(answer, result.column.name), unsafe_allow_html=True)
+        slot.markdown(answers.answer_html(answer, result.column.name, named), unsafe_allow_html=True)
 
 
 def _llm_ready(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from sac_core.dashboard import answers, builds, compare, curves, errors, maps, state, timing, tune, views
+from sac_core.dashboard import answers, builds, compare, curves, demo_picks, errors, maps, state, timing, tune, views
 from sac_core.dashboard import registry as shared
 
 from .sidebar import API_KEY, api_key
@@ -33,6 +33,14 @@ def registry() -> shared.Registry:
     return shared.Registry(
         size=2, sizes={"column": compare.MAX_COLUMNS + 1, "map": 4, "results": 256, "why": 64, "answer": 256}
     )
+
+
+def load_plugins() -> None:
+    """The plug-ins of installed packages and ``$SAC_PLUGINS``, imported once per server before a
+    page reads the registries; one that cannot be loaded: its one-line error on every page."""
+    key = shared.resource_key("plugins", os.environ.get("SAC_PLUGINS", ""))
+    for problem in registry().get(key, state.load_plugins):
+        st.error(views.md(problem))
 
 
 def require_datasets(s: state.Settings) -> None:
@@ -53,8 +61,10 @@ def benchmark(s: state.Settings) -> state.Benchmark:
 
 def benchmark_of(s: state.Settings, protocol: str, datasets: Sequence[str]) -> state.Benchmark:
     """The benchmark of the sidebar's data folder under another protocol or datasets (shared, as
-    :func:`benchmark`); raises what loading raises."""
-    key = shared.resource_key("bench", s.source.data_dir, protocol, tuple(datasets))
+    :func:`benchmark`), loaded again when a file of it changed (a reworded question, an edited
+    document); raises what loading raises."""
+    stamp = state.folder_stamp(s.source.data_dir, tuple(datasets))
+    key = shared.resource_key("bench", s.source.data_dir, protocol, tuple(datasets), stamp)
     with _spinner("Loading the benchmark …", [key]):
         return registry().get(key, lambda: state.load_benchmark(s.source.data_dir, tuple(datasets), protocol))
 
@@ -117,9 +127,7 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
     confirm_openai(s, bench, columns, "compare")
     retrievers, summaries, pending = {}, {}, []
     failed: tuple[str, Exception] | None = None
-    keys = [
-        shared.resource_key("column", s.source.data_dir, s.cache_dir, s.protocol, s.datasets, c.config) for c in columns
-    ]
+    keys = [shared.resource_key("column", bench.digest, s.cache_dir, c.config) for c in columns]
     with _spinner("Opening the saved indexes …", keys):
         for col, key in zip(columns, keys):
             opener = lambda col=col: compare.open_column(
@@ -146,7 +154,7 @@ def compare_results(
     s: state.Settings, ws: compare.Workspace, text: str, k: int, query: compare.Query | None
 ) -> list[compare.ColumnResult]:
     """``ws.search`` once per (data, columns, question, k) for every session of the server."""
-    key = shared.resource_key("results", s.source.data_dir, compare.columns_key(ws), text, k, compare.query_key(query))
+    key = shared.resource_key("results", ws.bench.digest, compare.columns_key(ws), text, k, compare.query_key(query))
     return registry().get(key, lambda: ws.search(text, k, query))
 
 
@@ -156,9 +164,7 @@ def why_wrong(
     """:func:`compare.explain_wrong_hit` once per (data, columns, question, hit) for every session."""
     name, rank, found = hit
     chunk = (found.chunk.file_path, found.chunk.start, found.chunk.end)
-    key = shared.resource_key(
-        "why", s.source.data_dir, compare.columns_key(ws), text, query.query_id, name, rank, chunk
-    )
+    key = shared.resource_key("why", ws.bench.digest, compare.columns_key(ws), text, query.query_id, name, rank, chunk)
     return registry().get(key, lambda: compare.explain_wrong_hit(ws, name, rank, found, query, text))
 
 
@@ -199,7 +205,7 @@ def column_answer(
     session of the server (an LLM answer is also cached on disk); raises AnswerError."""
     hits = tuple((h.chunk.file_path, h.chunk.start, h.chunk.end) for h in result.hits)
     model = llm.model if kind == "openai" else ""
-    key = shared.resource_key("answer", s.source.data_dir, result.column.config, question, hits, kind, model)
+    key = shared.resource_key("answer", ws.bench.digest, result.column.config, question, hits, kind, model)
     gold = query.gold_files if query is not None else None
 
     def make() -> answers.Answer:
@@ -271,12 +277,27 @@ def _progress(cache_dir: Path, keys: list[str], labels: list[str]) -> None:
 def tune_lookup(s: state.Settings) -> tune.Lookup:
     """Committed per-query results of every sweep folder (read once per server, again when a file
     changes) and this cache's computed cells: what Tune answers at once."""
-    folders = [f.path for f in curves.list_sweeps([curves.results_root(), curves.demo_results_root(s.cache_dir)])]
-    stamp = tuple(
-        (str(p), (p / "per_query.csv.gz").stat().st_mtime) for p in folders if (p / "per_query.csv.gz").is_file()
-    )
-    key = shared.resource_key("tune-lookup", s.cache_dir, stamp)
-    return registry().get(key, lambda: tune.Lookup(tune.read_published(folders), s.cache_dir))
+    sweeps = curves.list_sweeps([curves.results_root(), curves.demo_results_root(s.cache_dir)])
+    folders = [f.path for f in sweeps]
+    stamp = tuple((str(f.per_query), f.per_query.stat().st_mtime) for f in sweeps if f.per_query.is_file())
+    key = shared.resource_key("tune-lookup", s.cache_dir, s.source.data_dir, stamp)
+    return registry().get(key, lambda: tune.Lookup(tune.read_published(folders), s.cache_dir, s.source.data_dir))
+
+
+def document_names(ws: compare.Workspace) -> answers.DocumentNames:
+    """The words each document of the workspace's benchmark is named by (once per benchmark and server)."""
+    key = shared.resource_key("names", ws.bench.digest)
+    return registry().get(key, lambda: answers.document_names({p: d.text for p, d in ws.bench.documents.items()}))
+
+
+def demo_cells(s: state.Settings, ws: compare.Workspace) -> demo_picks.SweepCells | None:
+    """The committed per-query results of the page's columns on its data (read once per server, again
+    when a file changes), or None: then the pages open on their usual first query."""
+    roots = [curves.results_root(), curves.demo_results_root(s.cache_dir)]
+    sweeps = curves.list_sweeps(roots)
+    stamp = tuple((str(f.per_query), f.per_query.stat().st_mtime) for f in sweeps if f.per_query.is_file())
+    key = shared.resource_key("picks", ws.bench.digest, compare.columns_key(ws), stamp)
+    return registry().get(key, lambda: demo_picks.sweep_cells(roots, ws.columns, ws.bench))
 
 
 pct = views.fmt_pct
@@ -322,5 +343,6 @@ def timed(page: str) -> Iterator[None]:
 def map_data(s: state.Settings, ws: compare.Workspace, column: compare.Column, method: str) -> maps.MapData:
     """An index's vectors, projection and separation figures, computed once and shared (the
     projection and figures are also kept on disk beside the saved index)."""
-    key = shared.resource_key("map", s.source.data_dir, s.cache_dir, s.protocol, s.datasets, column.config, method)
-    return registry().get(key, lambda: maps.map_data(ws.retrievers[column.name], s.cache_dir, column.config, method))
+    key = shared.resource_key("map", ws.bench.digest, s.cache_dir, column.config, method)
+    index = maps.column_index(ws.retrievers, column.name)
+    return registry().get(key, lambda: maps.map_data(index, s.cache_dir, column.config, method))

@@ -3,15 +3,19 @@ under blind review (mouse or keyboard; each column's answer labelled too), and t
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
-from sac_core.dashboard import answers, compare, curves, state, views
+from sac_core.dashboard import answers, compare, curves, state, views, wording
 from sac_core.dashboard import registry as shared
 from sac_core.dashboard import review as rv
 
 from .resources import LOAD_ERRORS, benchmark, page_embedder, registry, workspace
 
 SHORTCUTS = "12345"  # keys of the label buttons, in the order of rv.LABELS
+NOTE_HEIGHT = 68  # pixels: two lines to begin with; the box grows as the reviewer drags it
+NOTE_CHARS = 5000
+LABEL_HELP = " · ".join(f"{n} = {rv.LABEL_NAMES[label]}" for n, label in zip(SHORTCUTS, rv.LABELS))
 
 
 def review_db(s: state.Settings) -> rv.ReviewDB:
@@ -28,9 +32,13 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
     """A named sample of queries, 2–5 of the built indexes and k: retrieved now, stored for review."""
     bench = benchmark(s)
     # The columns chosen on Compare (an imported run, a listed retriever …), else the default ones.
-    ws, _pending = workspace(s, compare.compare_columns(s.base_config(), st.session_state.get("cmp_methods")))
+    ws, pending = workspace(s, compare.compare_columns(s.base_config(), st.session_state.get("cmp_methods")))
     if ws is None:
         st.stop()
+    if pending:  # offered once built: a session made now would silently lack them
+        names = ", ".join(views.md(c.name) for c in pending)
+        st.warning(f"Still being built: {names}. A session made now reviews only the methods offered below; wait "
+                   "for the build above to finish to include them.")  # fmt: skip
     name = st.text_input("Session name", key="rv_new_name", max_chars=200).strip()
     methods = st.multiselect("Methods under review (2 to 5 of the built indexes)", [c.name for c in ws.columns],
                              default=[c.name for c in ws.columns], key="rv_new_methods")  # fmt: skip
@@ -53,13 +61,14 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
             st.stop()
         folder = row[2].selectbox("Sweep", folders, format_func=lambda f: f.name, key="rv_new_sweep")
         table = curves.load_folder(folder).drop_duplicates("cell")
-        labels = {c: f"{v} · chunk {cs} · weight {w:g}" for c, v, cs, w in
+        names = wording.method_names(table["variant"])  # the catalogue's names, never a variant id
+        labels = {c: f"{names[v]} · chunk {cs} · weight {w:g}" for c, v, cs, w in
                   zip(table["cell"], table["variant"], table["chunk_size"], table["semantic_weight"])}  # fmt: skip
         pick = st.columns(4)
         cell_a = pick[0].selectbox("Cell a", list(labels), format_func=labels.get, key="rv_new_a")
         cell_b = pick[1].selectbox("Cell b", list(labels), index=min(1, len(labels) - 1), format_func=labels.get,
                                    key="rv_new_b")  # fmt: skip
-        metric = pick[2].selectbox("Metric", curves.METRICS, key="rv_new_metric")
+        metric = pick[2].selectbox("Metric", curves.METRICS, key="rv_new_metric", format_func=wording.words)
         at_k = pick[3].selectbox("at k", [1, 2, 4, 8, 16, 32, 64], index=3, key="rv_new_atk")
         per_query = curves.pd.read_csv(folder.per_query)
         queries = rv.flipped_sample(ws.bench, per_query, cell_a, cell_b, metric, at_k, size, seed)
@@ -76,7 +85,7 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
         except (rv.SessionError, *LOAD_ERRORS) as e:
             st.error(views.md(e))
             st.stop()
-        st.session_state["rv_open"] = name  # applied before the widgets of the next run (see the page)
+        st.session_state["rv_created"] = name  # applied before the widgets of the next run (see the page)
         st.rerun()
 
 
@@ -143,9 +152,9 @@ def _answer_box(
     )  # fmt: skip
     if note_key not in st.session_state:
         st.session_state[note_key] = mine[1]
-    st.text_input(f"Note on the answer of {letter}", key=note_key, placeholder="note on the answer (optional)",
-                  label_visibility="collapsed",
-                  on_change=_save_answer_note, args=(db, answer_id, reviewer, note_key))  # fmt: skip
+    st.text_area(f"Note on the answer of {letter}", key=note_key, placeholder="note on the answer (optional)",
+                 label_visibility="collapsed", height=NOTE_HEIGHT, max_chars=NOTE_CHARS,
+                 on_change=_save_answer_note, args=(db, answer_id, reviewer, note_key))  # fmt: skip
 
 
 def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
@@ -154,24 +163,11 @@ def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.Item
     A chunk several methods retrieved is shown, labellable, in each of their columns (one label and
     one note stored, mirrored in every copy): nothing says which columns share it."""
     st.markdown(views.query_html(view.query_id, view.query_text), unsafe_allow_html=True)
-    target = view.unlabelled  # the outlined chunk
     letters_of: dict[int, list[str]] = {}
     for letter, column in view.columns:
         for c in column:
             letters_of.setdefault(c.chunk_id, []).append(letter)
-    keys = st.container(horizontal=True, gap="small")  # as wide as their names, wrapping: never cut off
-    for n, (label, shortcut) in enumerate(zip(rv.LABELS, SHORTCUTS)):
-        if keys.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
-                       disabled=target is None, width="content") and target is not None:  # fmt: skip
-            rv.set_label(db, target.chunk_id, reviewer, label, gold_shown=show_gold)  # keeps the typed note
-            for key in _label_keys(target.chunk_id, letters_of[target.chunk_id]):
-                st.session_state[key] = label
-            st.rerun()
-    st.caption(
-        "Keys 1–5 label the outlined chunk (the first one not labelled yet); N skips to the next query, B goes back."
-        if target is not None
-        else "Every chunk of this query is labelled; click a label to change it."
-    )
+    _label_keys_row(db, reviewer, view, letters_of, show_gold)
     try:
         texts = {c.chunk_id: rv.document_text(s.source.data_dir, c.file_path)[c.start : c.end]
                  for _, column in view.columns for c in column}  # fmt: skip
@@ -188,27 +184,64 @@ def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.Item
                 _answer_box(db, reviewer, view, answered[letter], mine.get(answered[letter].answer_id, (None, "")),
                             show_gold)  # fmt: skip
             for c in column:
-                label = view.label(c.chunk_id)
-                current = target is not None and c.chunk_id == target.chunk_id and not outlined
+                current = view.unlabelled is not None and c.chunk_id == view.unlabelled.chunk_id and not outlined
                 outlined = outlined or current
-                card = views.review_card(f"{letter}#{c.rank}", c.file_path, texts[c.chunk_id], c.start, view.gold_spans,
-                                         show_gold, current, label, anchor_id=rv.card_anchor(letter, c.rank))  # fmt: skip
-                st.markdown(card, unsafe_allow_html=True)
-                letters = letters_of[c.chunk_id]
-                label_key = f"rv_label::{c.chunk_id}::{letter}"
-                if label_key not in st.session_state:
-                    st.session_state[label_key] = label
-                st.segmented_control(
-                    f"Label of {letter}#{c.rank}", rv.LABELS, key=label_key, format_func=rv.LABEL_NAMES.get,
-                    label_visibility="collapsed", wrap=True,
-                    on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold, label_key, letters),
-                )  # fmt: skip
-                note_key = f"rv_note::{c.chunk_id}::{letter}"
-                if note_key not in st.session_state:
-                    st.session_state[note_key] = view.note(c.chunk_id)
-                st.text_input(f"Note on {letter}#{c.rank}", key=note_key, placeholder="note (optional)",
-                              label_visibility="collapsed",
-                              on_change=_save_note, args=(db, c.chunk_id, reviewer, note_key, letters))  # fmt: skip
+                _chunk(db, reviewer, view, letter, c, texts[c.chunk_id], letters_of[c.chunk_id], show_gold,
+                       outlined=current)  # fmt: skip
+    _preference(db, reviewer, view, show_gold)
+
+
+def _label_keys_row(
+    db: rv.ReviewDB, reviewer: str, view: rv.ItemView, letters_of: dict[int, list[str]], show_gold: bool
+) -> None:
+    """The label buttons with their keys 1–5, which label the outlined chunk (the first not labelled yet)."""
+    target = view.unlabelled
+    keys = st.container(horizontal=True, gap="small")  # as wide as their names, wrapping: never cut off
+    for n, (label, shortcut) in enumerate(zip(rv.LABELS, SHORTCUTS)):
+        if keys.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
+                       disabled=target is None, width="content") and target is not None:  # fmt: skip
+            rv.set_label(db, target.chunk_id, reviewer, label, gold_shown=show_gold)  # keeps the typed note
+            for key in _label_keys(target.chunk_id, letters_of[target.chunk_id]):
+                st.session_state[key] = label
+            st.rerun()
+    st.caption(
+        "Keys 1–5 label the outlined chunk (the first one not labelled yet); N skips to the next query, B goes back."
+        if target is not None
+        else "Every chunk of this query is labelled; click a label to change it."
+    )
+    if (card := rv.outlined_card(view)) is not None:  # below the fold after a key press: one click away
+        letter, rank = card
+        link = views.jump_link(rv.card_anchor(letter, rank), f"↓ Go to the outlined chunk ({letter}#{rank})")
+        st.markdown(link, unsafe_allow_html=True)
+
+
+def _chunk(
+    db: rv.ReviewDB, reviewer: str, view: rv.ItemView, letter: str, c: rv.ChunkView, text: str, letters: list[str],
+    show_gold: bool, *, outlined: bool,
+) -> None:  # fmt: skip
+    """One chunk of column ``letter``: its card, its label and its note (both mirrored in ``letters``)."""
+    label = view.label(c.chunk_id)
+    card = views.review_card(f"{letter}#{c.rank}", c.file_path, text, c.start, view.gold_spans, show_gold, outlined,
+                             label, anchor_id=rv.card_anchor(letter, c.rank))  # fmt: skip
+    st.markdown(card, unsafe_allow_html=True)
+    label_key = f"rv_label::{c.chunk_id}::{letter}"
+    if label_key not in st.session_state:
+        st.session_state[label_key] = label
+    st.segmented_control(
+        f"Label of {letter}#{c.rank}", rv.LABELS, key=label_key, format_func=rv.SHORT_LABEL_NAMES.get,
+        label_visibility="collapsed", help=LABEL_HELP, wrap=True,
+        on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold, label_key, letters),
+    )  # fmt: skip
+    note_key = f"rv_note::{c.chunk_id}::{letter}"
+    if note_key not in st.session_state:
+        st.session_state[note_key] = view.note(c.chunk_id)
+    st.text_area(f"Note on {letter}#{c.rank}", key=note_key, placeholder="note (optional)",
+                 label_visibility="collapsed", height=NOTE_HEIGHT, max_chars=NOTE_CHARS,
+                 on_change=_save_note, args=(db, c.chunk_id, reviewer, note_key, letters))  # fmt: skip
+
+
+def _preference(db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
+    """Which column answers best (or a tie); once saved, which method each letter was."""
     st.subheader("Which column answers the query best?")
     letters = [letter for letter, _ in view.columns]
     pref_key = f"rv_pref::{view.item_id}"
@@ -224,24 +257,32 @@ def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.Item
         st.success(f"Your preference: {view.preference}. The columns were: {shown}.")
 
 
-def review_results(db: rv.ReviewDB, session: object) -> None:
-    """The session's results: by method, preferences, agreement, and the exports."""
+def review_results(db: rv.ReviewDB, session: object, reviewer: str) -> None:
+    """The session's results: by method, preferences, agreement, and the exports; by method only to a
+    reviewer who has finished the session (rv.Progress.finished), else the reviewers' agreement alone."""
     labels = rv.label_table(db, session.id)  # type: ignore[attr-defined]
+    progress = rv.progress(db, session.id, reviewer)  # type: ignore[attr-defined]
+    if not progress.finished:
+        st.info(
+            f"Results by method, preferences and the exports are hidden until you have finished this session "
+            f"({progress.done} of {progress.items} queries done): while the columns are blind to you they would "
+            "tell which column is which method (label a chunk only one column shows, and watch which method's "
+            "count rises). The server's operator can print them with `sac review report`."
+        )
+        _agreement(labels)
+        return
     prefs = rv.preference_table(db, session.id)  # type: ignore[attr-defined]
     methods = [m["name"] for m in session.methods]  # type: ignore[attr-defined]
     st.subheader("By method")
-    st.dataframe(rv.by_method(labels, methods), hide_index=True, width="stretch")
-    st.caption("judged_relevant: share of the method's labelled chunks judged relevant or partly relevant (can't "
-               "tell left out); gold_precision: characters of the same chunks inside gold spans; relevant_not_gold: "
-               "chunks judged relevant or partly relevant that no gold span touches.")  # fmt: skip
+    st.dataframe(rv.by_method_shown(rv.by_method(labels, methods)), hide_index=True, width="stretch")
+    st.caption("Judged relevant: share of the method's labelled chunks judged relevant or partly relevant (can't "
+               "tell left out). Gold precision: share of the same chunks' characters inside gold spans. Relevant "
+               "but not gold: chunks judged relevant or partly relevant that no gold span touches.")  # fmt: skip
     _answer_results(db, session.id, methods)  # type: ignore[attr-defined]
     st.subheader("Preferences")
-    st.dataframe(rv.win_rates(prefs, methods), hide_index=True, width="stretch")
-    agree = rv.agreement(labels)
-    st.subheader("Agreement between reviewers")
-    st.write(f"{agree['statistic']}: {agree['kappa']:.3f} over {agree['chunks']} chunks labelled by all "
-             f"{agree['reviewers']} reviewers" if agree["chunks"] else "Fewer than two reviewers labelled the same "
-             "chunks yet.")  # fmt: skip
+    st.dataframe(rv.win_rates_shown(rv.win_rates(prefs, methods)), hide_index=True, width="stretch")
+    st.caption("How often each method's column was preferred, ± half the 95 % Wilson interval.")
+    _agreement(labels)
     name = session.name  # type: ignore[attr-defined]
     row = st.columns(2)
     for fmt, cell in zip(("csv", "jsonl"), row):
@@ -250,19 +291,28 @@ def review_results(db: rv.ReviewDB, session: object) -> None:
                              key=f"rv_export::{fmt}")  # fmt: skip
 
 
+def _agreement(labels: pd.DataFrame) -> None:
+    """How much the reviewers agree over the chunks all of them labelled (says nothing of the methods)."""
+    agree = rv.agreement(labels)
+    st.subheader("Agreement between reviewers")
+    st.write(f"{agree['statistic']}: {rv.kappa_text(agree['kappa'])} over {agree['chunks']} chunks labelled by all "
+             f"{agree['reviewers']} reviewers" if agree["chunks"] else "Fewer than two reviewers labelled the same "
+             "chunks yet.")  # fmt: skip
+
+
 def _answer_results(db: rv.ReviewDB, session_id: int, methods: list[str]) -> None:
     """Each method's answers as the reviewers labelled them, and their agreement."""
     table = rv.answer_label_table(db, session_id)
     st.subheader("Answers by method")
-    st.dataframe(rv.answers_by_method(table, methods), hide_index=True, width="stretch")
+    st.dataframe(rv.answers_by_method_shown(rv.answers_by_method(table, methods)), hide_index=True, width="stretch")
     agree = rv.answer_agreement(table)
     kappa = float(agree["kappa"])
-    said = "undefined: one label throughout" if kappa != kappa else f"{kappa:.3f}"
+    said = "undefined: one label throughout" if kappa != kappa else f"{kappa:.2f}"
     st.caption(
-        "Each column's answer was written once per query from its chunks (offline, extractive). correct … "
-        "cant_tell: answers with that label; *_share: among the answers judged (can't tell left out); agreement: "
-        "share of the answers labelled by two reviewers or more (agreement_of) on which all gave the same label; "
-        "kappa: over the method's answers every reviewer labelled. "
+        "Each column's answer was written once per query from its chunks (offline, extractive). Correct … can't "
+        "tell: answers with that label; (share): among the answers judged (can't tell left out); reviewers agree: "
+        "share of the answers labelled by two reviewers or more on which all gave the same label; kappa: over "
+        "the method's answers every reviewer labelled. "
         + (f"All answers: {agree['statistic']} {said} over {agree['answers']} answers labelled by all "
            f"{agree['reviewers']} reviewers." if agree["answers"] else "Fewer than two reviewers labelled the same "
            "answers yet.")

@@ -11,11 +11,17 @@ from sac_core.dashboard import state, views
 
 SETTINGS = "sac_settings"  # session_state key of the sidebar's Settings
 API_KEY = "sac_api_key"  # session_state key of the password widget (this session only)
-PROVIDER_LABELS = {
-    "file": "file (LLM summaries from summaries/llm.jsonl)",
+PROVIDER_LABELS = {  # short enough for the sidebar's box at 1280 px; the help says more
+    "file": "file (llm.jsonl)",
     "extractive": "extractive (offline)",
-    "openai": "openai (API, needs a key)",
+    "openai": "openai (needs a key)",
 }
+PROVIDER_HELP = (
+    "file: LLM summaries read from the data folder's summaries/llm.jsonl. extractive: an offline fingerprint "
+    "of each document (title, parties, dates, defined terms), no model. openai: written by an "
+    "OpenAI-compatible API (the key below, or the server's OPENAI_API_KEY)."
+)
+LONG_FIELD = 28  # characters the data-directory box shows at 1280 px: a longer folder is repeated below
 
 
 def sidebar() -> state.Settings:
@@ -29,6 +35,8 @@ def sidebar() -> state.Settings:
             key="sac_data_dir",
             help="A LegalBench-RAG folder (corpus/, benchmarks/). Empty: the built-in demo corpus.",
         )
+        if len(field.strip()) > LONG_FIELD:  # the box cuts it: the whole folder, wrapping at its slashes
+            st.caption(views.md(views.breakable(field.strip())))
         source = state.resolve_data_source(field, cache_dir, state.data_roots())
         if source.problem:
             st.error(f"{views.md(source.problem)}. Showing the demo corpus instead.")
@@ -53,6 +61,7 @@ def sidebar() -> state.Settings:
             source.providers,
             key=f"sac_provider::{where}",
             format_func=lambda p: PROVIDER_LABELS.get(p, p),
+            help=PROVIDER_HELP,
         )
         lengths = state.summary_lengths(provider)
         if lengths:

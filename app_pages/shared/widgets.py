@@ -6,15 +6,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from sac_core.dashboard import compare, curves, selection, state, views
+from sac_core.dashboard import compare, curves, demo_picks, selection, state, views, wording
 
 from .resources import LOAD_ERRORS, benchmark_of
 from .sidebar import data_keys
 
 
-def pick_query(ws: compare.Workspace) -> tuple[compare.Query | None, str, int]:
+def pick_query(
+    ws: compare.Workspace, cells: demo_picks.SweepCells | None = None
+) -> tuple[compare.Query | None, str, int]:
     """(benchmark query or None for free text, the text asked, k). The selection comes from the URL
-    on a session's first visit, then from this session's widgets, and is written back to the URL."""
+    on a session's first visit (without one: the typical query of ``cells``, the committed per-query
+    results), then from this session's widgets, and is written back to the URL."""
     ids = {ds: [q.query_id for q in ws.bench.queries if q.dataset == ds] for ds in ws.bench.datasets}
     ids = {ds: qids for ds, qids in ids.items() if qids}  # datasets with benchmark queries
 
@@ -22,27 +25,29 @@ def pick_query(ws: compare.Workspace) -> tuple[compare.Query | None, str, int]:
     saved = st.session_state.get("cmp_sel")
     if not isinstance(saved, selection.Selection):
         saved = selection.parse_selection(st.query_params.to_dict())
+        if cells is not None:
+            saved = demo_picks.opening(saved, demo_picks.picks(cells, saved.k))
     saved = selection.reconcile(saved, ids)
-    st.session_state.setdefault("cmp_text", saved.text)
-    st.session_state.setdefault("cmp_k", saved.k)
+    _keep("cmp_text", saved.text)
+    _keep("cmp_k", saved.k)
 
     if ids:
-        if st.session_state.get("cmp_dataset") not in ids:
-            st.session_state["cmp_dataset"] = saved.dataset
+        _keep("cmp_dataset", saved.dataset, valid=ids)
         top = st.columns([1.2, 5, 1.6])
         dataset = top[0].selectbox("Dataset", list(ids), key="cmp_dataset")
         query_key = f"cmp_query::{dataset}"
-        if st.session_state.get(query_key) not in ids[dataset]:
-            st.session_state[query_key] = saved.query_id if saved.query_id in ids[dataset] else ids[dataset][0]
+        _keep(query_key, saved.query_id if saved.query_id in ids[dataset] else ids[dataset][0], valid=ids[dataset])
         query_id = top[1].selectbox(
             f"Benchmark query ({len(ids[dataset])} in {views.md(dataset)}; type to search)",
             ids[dataset],
             key=query_key,
-            format_func=lambda qid: f"{qid} · {ws.queries[qid].text[:160]}",
+            format_func=lambda qid: wording.query_option(qid, ws.queries[qid].text),  # the question first
         )
         k = top[2].slider("k (chunks per index)", selection.K_MIN, selection.K_MAX, key="cmp_k")
         label = "… or type your own question (free text has no gold spans: no ✓/✗ and no metrics)"
         text = st.text_input(label, key="cmp_text", max_chars=selection.MAX_TEXT).strip()
+        if cells is not None:
+            _demo_picker(ws, cells, None if text else query_id, int(k))
     else:  # documents without a gold file (e.g. from `sac ingest`): free-text questions only
         dataset, query_id = None, None
         top = st.columns([6, 1.6])
@@ -63,6 +68,40 @@ def pick_query(ws: compare.Workspace) -> tuple[compare.Query | None, str, int]:
     query = None if text or query_id is None else ws.queries[query_id]
     asked = text or (query.text if query is not None else "")
     return query, asked, int(k)
+
+
+def _demo_picker(ws: compare.Workspace, cells: demo_picks.SweepCells, query_id: str | None, k: int) -> None:
+    """A picker of the queries computed from ``cells`` (typical, biggest gain, biggest loss), and what
+    the query shown is among them."""
+    found = demo_picks.picks(cells, k)
+    st.selectbox(
+        f"Demo query: typical, biggest gain or biggest loss against the baseline (per-query results of "
+        f"{views.md(cells.sweep)})",
+        found, index=None, key="cmp_demo", format_func=demo_picks.Pick.label, on_change=_show_pick, args=(ws,),
+        placeholder="the queries that show the typical effect, the largest gain and the largest loss",
+    )  # fmt: skip
+    if labels := demo_picks.describe(query_id, found):
+        st.caption(views.md(f"This query is the {'; the '.join(labels)} (per-query results of {cells.sweep})."))
+
+
+def _show_pick(ws: compare.Workspace) -> None:
+    """Before the next run (the picker's callback): the query widgets set to the picked query."""
+    pick = st.session_state.get("cmp_demo")
+    if pick is not None and pick.query_id in ws.queries:
+        dataset = ws.queries[pick.query_id].dataset
+        st.session_state["cmp_dataset"] = dataset
+        st.session_state[f"cmp_query::{dataset}"] = pick.query_id
+        st.session_state["cmp_text"] = ""
+    st.session_state["cmp_demo"] = None
+
+
+def _keep(key: str, default: object, valid: object = None) -> None:
+    """Give widget ``key`` its value (this session's, else ``default``; ``default`` too when it is not
+    in ``valid``) before it is drawn, every run. A run that stopped before drawing it (a build in
+    progress, no dataset chosen) keeps its value on the server while the browser forgets the widget
+    and would draw it afresh at its own default (k = 1 instead of 4): a value set here is sent along."""
+    value = st.session_state.get(key, default)
+    st.session_state[key] = value if valid is None or value in valid else default  # type: ignore[operator]
 
 
 def _select_in_compare(chosen: selection.Selection, protocol_key: str, protocol: str, datasets_key: str,

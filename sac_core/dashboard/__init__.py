@@ -4,8 +4,10 @@ A page script in ``app_pages/`` imports its logic from here only (``from sac_cor
 compare, views``); nothing here imports Streamlit.
 
 - shared: :mod:`.state` (data source, sidebar settings), :mod:`.selection` (URL state),
-  :mod:`.registry` (objects shared by every session), :mod:`.views` and :mod:`.highlight` (HTML);
-- one per page: :mod:`.compare` (and :mod:`.runs`, its import panel; :mod:`.answers`, its answer row),
+  :mod:`.registry` (objects shared by every session), :mod:`.views` and :mod:`.highlight` (HTML),
+  :mod:`.wording` (one naming and number format: method names, percent, ±, questions first);
+- one per page: :mod:`.compare` (and :mod:`.runs`, its import panel; :mod:`.answers`, its answer row; :mod:`.demo_picks`,
+  the typical / best / worst queries it and Map offer),
   :mod:`.curves` (and :mod:`.curve_views`, its figures), :mod:`.tune`, :mod:`.documents`, :mod:`.maps`, :mod:`.review` (a package:
   blind review sessions in a database);
 - the server's own machinery: :mod:`.builds` (background builds), :mod:`.errors` (a failure's
@@ -22,6 +24,7 @@ __all__ = [
     "compare",
     "curve_views",
     "curves",
+    "demo_picks",
     "documents",
     "errors",
     "highlight",
@@ -33,4 +36,5 @@ __all__ = [
     "state",
     "tune",
     "views",
+    "wording",
 ]

@@ -11,17 +11,28 @@ escaped text only: an answer is untrusted text (a model wrote it).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.answers import Answer, Answerer, ExtractiveAnswerer, LLMAnswerer, answer_cost, excerpts_of
+from ..engine.answers import (
+    Answer,
+    Answerer,
+    DocumentNames,
+    ExtractiveAnswerer,
+    LLMAnswerer,
+    Sources,
+    answer_cost,
+    excerpts_of,
+    file_words,
+    sources,
+)
 from ..engine.answers import AnswerError as AnswerError
 from ..engine.answers.citations import split_citations
 from ..engine.answers.llm import Cost, render_prompt
 from ..engine.embedding import Embedder
 from ..engine.retrieval import Hit
-from .text import esc
+from .text import esc, esc_attr
 
 ANSWERERS: dict[str, str] = {
     "off": "no answer",
@@ -31,6 +42,12 @@ ANSWERERS: dict[str, str] = {
 DEFAULT_ANSWERER = "extractive"
 PARAM = "answer"  # URL parameter: the answerer (absent: the default)
 DEFAULT_LLM_MODEL = "gpt-4o-mini"
+
+
+def answerer_label(k: int, *, gold: bool) -> str:
+    """The answer row's label: the ✓/✗ legend only where gold exists (a free-text question has none)."""
+    legend = "; ✓ = a chunk of a gold document, ✗ = a chunk of another document" if gold else ""
+    return f"Answer from each column's top {k} (citations link to the chunks and name their documents{legend})"
 
 
 def answerer_from_url(value: str | None) -> str:
@@ -90,16 +107,55 @@ def anchor(column: str, rank: int) -> str:
     return f"sac-{slug}-{rank}"
 
 
-def answer_html(answer: Answer, column: str) -> str:
+NAME_CHARS = 32  # characters of a document's name shown beside a citation
+
+
+def document_name(file_path: str, max_chars: int = NAME_CHARS) -> str:
+    """A document's file name for people: words, no folder or extension, cut at a word with "…"
+    (``cuad/ACME_CORP-EX-10.1-Supply Agreement.txt`` → ``ACME CORP EX 10 1 Supply Agreement``)."""
+    name = file_words(file_path) or file_path
+    if len(name) <= max_chars:
+        return name
+    cut = name[: max_chars - 1].rsplit(" ", 1)[0] or name[: max_chars - 1]
+    return cut.rstrip() + "…"
+
+
+def named_documents(names: DocumentNames, question: str) -> tuple[str, ...]:
+    """The documents ``question`` names (see :meth:`DocumentNames.named`)."""
+    return names.named(question)
+
+
+def document_names(documents: Mapping[str, str]) -> DocumentNames:
+    """What :func:`named_documents` matches questions against, from ``path → text``."""
+    return DocumentNames.of(documents)
+
+
+def sources_html(found: Sources) -> str:
+    """Warnings about where an answer comes from: several documents quoted, or others than the one
+    the question names (empty when neither)."""
+    lines = []
+    if found.several:
+        lines.append(f"⚠ Quotes {len(found.quoted)} documents: {'; '.join(map(document_name, found.quoted))}.")
+    if found.not_named:
+        named = "; ".join(map(document_name, found.named))
+        other = "; ".join(map(document_name, found.not_named))
+        verb = "also quotes" if len(found.not_named) < len(found.quoted) else "quotes"
+        lines.append(f"⚠ The question names {named}; this answer {verb} {other}.")
+    return "".join(f'<div class="sac-answer-problem sources">{esc(line)}</div>' for line in lines)
+
+
+def answer_html(answer: Answer, column: str, named: Sequence[str] = ()) -> str:
     """The answer box: a badge (cites another document / only gold documents), the text with each
-    citation a link to its chunk marked ✓ or ✗, and what is wrong with the answer when something is."""
+    citation a link to its chunk marked ✓ or ✗ and naming its document, a warning when it quotes
+    several documents or others than the ``named`` ones, and what is wrong with it when something is."""
     marks = {c.label: c.gold_document for c in answer.citations}
+    files = {c.label: c.file_path for c in answer.citations}
     parts = []
-    for piece in split_citations(answer.text):
+    for piece in split_citations(answer.text, answer.quote_spans):  # a quotation's "[1]" is the document's
         if isinstance(piece, str):
             parts.append(esc(piece))
             continue
-        links = [_citation_link(label, marks, column) for label in piece]
+        links = [_citation_link(label, marks, column, files.get(label)) for label in piece]
         parts.append(" ".join(links))
     head = (
         f'<div class="sac-head">{_badge(answer)}<b>Answer</b> <span class="muted">{esc(_source(answer))}</span></div>'
@@ -111,7 +167,8 @@ def answer_html(answer: Answer, column: str) -> str:
             "Shown as received; its citations cannot all be checked.</div>"
         )
     flagged = " flagged" if answer.cites_other_document else ""
-    return f'<div class="sac-answer{flagged}">{head}<div class="sac-answer-text">{"".join(parts)}</div>{problem}</div>'
+    warnings = sources_html(sources(answer, named))
+    return f'<div class="sac-answer{flagged}">{head}<div class="sac-answer-text">{"".join(parts)}</div>{warnings}{problem}</div>'
 
 
 def streaming_html(text: str) -> str:
@@ -131,13 +188,17 @@ _MARKS = {
 }
 
 
-def _citation_link(label: str, marks: dict[str, bool | None], column: str) -> str:
-    """``[#n ✓]`` linking to the column's n-th chunk; ``[#n ?]`` (no link) when no chunk has that label."""
+def _citation_link(label: str, marks: dict[str, bool | None], column: str, file_path: str | None) -> str:
+    """``[#n ✓ document]`` linking to the column's n-th chunk; ``[#n ?]`` (no link) when no chunk has that label."""
     rank = int(label[1:])
-    if label not in marks:
+    if label not in marks or file_path is None:
         return f'<a class="sac-cite missing" title="no chunk has this label">[#{rank} ?]</a>'
     kind, sign, title = _MARKS[marks[label]]
-    return f'<a class="sac-cite {kind}" href="#{anchor(column, rank)}" title="{title}">[#{rank}{sign}]</a>'
+    doc = f'<span class="sac-cite-doc">{esc(document_name(file_path))}</span>'
+    return (
+        f'<a class="sac-cite {kind}" href="#{anchor(column, rank)}" title="{esc_attr(title)}: {esc_attr(file_path)}">'
+        f"[#{rank}{sign} {doc}]</a>"
+    )
 
 
 def _badge(answer: Answer) -> str:

@@ -17,7 +17,6 @@ and reports a failure in its status file rather than as a traceback on the serve
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import multiprocessing
 import os
@@ -25,16 +24,18 @@ import sys
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..engine.data import load_benchmark
 from ..engine.embedding import Embedders
 from ..experiments import OpenContext, RunConfig, open_method
+from ..experiments.cells import CellCache
+from ..experiments.identity import cell_inputs
 from ..experiments.index_store import embed_queries, index_key
-from ..experiments.methods import IndexMethod
-from ..experiments.sweep import cell_id, evaluate_cell, open_cell_cache
+from ..experiments.loading import PluginError, import_plugin
+from ..experiments.sweep import evaluate_cell
 
 BUILDS = "builds"  # status files under the cache directory
 KINDS = ("index", "cell")
@@ -52,13 +53,15 @@ class BuildJob:
     cache_dir: Path
     config: RunConfig
     label: str
+    # Modules that define the config's method and stages, found where the job is made (where they
+    # are registered): the worker process imports them before anything reads the config, so a
+    # method registered by a module of its own (a plug-in) is known there too.
+    plugins: tuple[str, ...] = ()
 
-    @property
-    def plugins(self) -> tuple[str, ...]:
-        """Modules that define the config's method and stages: the worker process imports them, so
-        a method registered by a module of its own is known there too."""
-        parts = [self.config.method_plugin, *self.config.stages]
-        return tuple(dict.fromkeys(type(p).__module__ for p in parts))
+    def __post_init__(self) -> None:
+        if not self.plugins:
+            parts = [self.config.method_plugin, *self.config.stages]
+            object.__setattr__(self, "plugins", tuple(dict.fromkeys(type(p).__module__ for p in parts)))
 
     @property
     def key(self) -> str:
@@ -72,7 +75,8 @@ class BuildJob:
 
 @dataclass(frozen=True)
 class BuildStatus:
-    """A build as the pages show it. ``done``/``total`` count texts to embed (cache hits excluded)."""
+    """A build as the pages show it. ``done``/``total`` count the stage's ``unit``: documents chunked,
+    or texts to embed (cache hits excluded)."""
 
     key: str
     label: str
@@ -80,8 +84,9 @@ class BuildStatus:
     stage: str = ""
     done: int = 0
     total: int = 0
-    rate: float = 0.0  # texts per second while embedding
-    eta_s: float | None = None  # seconds left, while embedding
+    rate: float = 0.0  # units per second in this stage
+    eta_s: float | None = None  # seconds left in this stage
+    unit: str = "texts"  # what done/total count: "texts" (embedded) or "documents" (chunked)
     started: float = 0.0
     updated: float = 0.0
     error: str = ""
@@ -101,8 +106,8 @@ class BuildStatus:
             return f"{self.label}: waiting for the build before it"
         if self.state == "running" and self.total:
             left = "" if self.eta_s is None else f" · about {fmt_duration(self.eta_s)} left"
-            rate = f" · {self.rate:,.0f} texts/s" if self.rate else ""
-            return f"{self.label}: {self.stage} {self.done:,} / {self.total:,} texts{rate}{left}"
+            rate = f" · {self.rate:,.0f} {self.unit}/s" if self.rate else ""
+            return f"{self.label}: {self.stage} {self.done:,} / {self.total:,} {self.unit}{rate}{left}"
         if self.state == "running":
             return f"{self.label}: {self.stage or 'starting'}"
         if self.state == "failed":
@@ -128,58 +133,77 @@ def index_saved(configs: Iterable[RunConfig], cache_dir: Path) -> bool:
 # --------------------------------------------------------------------------- the worker process
 
 
+REPORT_EVERY = 0.25  # seconds between two progress writes of a stage (its last is always written)
+
+
 class _Reporter:
     """Writes a job's status file; progress at most every ``every`` seconds (and always at the end)."""
 
-    def __init__(self, path: Path, job: BuildJob, every: float = 0.25) -> None:
+    def __init__(self, path: Path, job: BuildJob, every: float | None = None) -> None:
         self.path = path
         self.status = BuildStatus(job.key, job.label, "running", started=time.time(), pid=os.getpid())
-        self.every = every
+        self.every = REPORT_EVERY if every is None else every
         self._last = 0.0
         self._t0: float | None = None
+        self._stage = ""
+
+    def stage(self, stage: str) -> None:
+        """A step without a count (loading, summaries): no fraction and no time left until it reports one."""
+        self.write(stage=stage, done=0, total=0, rate=0.0, eta_s=None)
 
     def write(self, **changes: Any) -> None:
         self.status = BuildStatus(**{**asdict(self.status), **changes, "updated": time.time()})
         write_status(self.path, self.status)
 
     def progress(self, done: int, total: int) -> None:
+        """Texts embedded of ``total`` (what ``OpenContext.on_progress`` reports)."""
+        self.step("embedding", "texts", done, total)
+
+    def step(self, stage: str, unit: str, done: int, total: int) -> None:
+        """``done`` of ``total`` ``unit`` in ``stage`` (``OpenContext.on_step``), with the rate and
+        the time left measured from the stage's first report; a new stage starts a new clock."""
         now = time.monotonic()
-        if self._t0 is None:
-            self._t0 = now
+        if self._t0 is None or stage != self._stage:
+            self._t0, self._stage, self._last = now, stage, 0.0
         if done < total and now - self._last < self.every:
             return
         self._last = now
         elapsed = now - self._t0
         rate = done / elapsed if elapsed > 0 and done else 0.0
         eta = (total - done) / rate if rate else None
-        self.write(stage="embedding", done=done, total=total, rate=rate, eta_s=eta)
+        self.write(stage=stage, unit=unit, done=done, total=total, rate=rate, eta_s=eta)
 
 
 def run_job(job: BuildJob, status_path: Path, api_key: str | None = None) -> None:
     """Do one build (in the worker process; also callable in-process), reporting to ``status_path``."""
+    try:  # first: the job's key and label read its method, which a plug-in's module registers
+        for module in job.plugins:
+            import_plugin(module, where="the build's method or stage")
+    except PluginError as e:
+        write_status(status_path, BuildStatus(status_path.stem, job.label, "failed", error=str(e), updated=time.time()))
+        raise
     report = _Reporter(status_path, job)
     try:
         report.write(stage="loading the benchmark")
-        for module in job.plugins:
-            importlib.import_module(module)
         config = job.config
         bench = load_benchmark(job.data_dir, config.datasets, config.protocol, config.seed)
         embedders = Embedders(job.cache_dir)
         ctx = OpenContext(
             bench, job.data_dir, job.cache_dir, embedders, api_key=api_key, on_progress=report.progress, save=True
         )
+        ctx = replace(ctx, on_step=report.step)  # chunking and embedding chunks: their own stages
         if job.kind == "index":
-            report.write(stage="summaries and chunks")
+            report.stage("summaries")  # then chunking and embedding report their own progress
             open_method(config, ctx)  # loads what is saved and fresh at once; builds and saves the rest
-            if isinstance(config.method_plugin, IndexMethod):  # Compare answers them without loading the model
-                report.write(stage="the benchmark's queries")
+            if config.method_plugin.indexer() is not None:  # Compare answers them without loading the model
+                report.stage("the benchmark's queries")
                 embed_queries(bench, config, embedders)
         else:
-            cid = cell_id(config, bench)
-            with open_cell_cache(job.cache_dir) as cells:
-                if cid not in cells:
-                    report.write(stage="summaries, chunks and every query", eta_s=None)
-                    cells.set(cid, evaluate_cell(config, ctx))  # the index it builds is saved and used at once
+            inputs = cell_inputs(config, ctx)
+            with CellCache(job.cache_dir) as cells:
+                if inputs.id not in cells:
+                    report.stage("summaries, chunks and every query")
+                    cells.put(evaluate_cell(config, ctx, inputs))  # the index it builds is saved and used at once
         report.write(state="done", stage="", eta_s=None)
     except Exception as e:  # reported to the page; the process then ends
         report.write(state="failed", error=f"{type(e).__name__}: {e}", eta_s=None)

@@ -182,9 +182,8 @@ def _facts(wrong: str, gold: str) -> tuple[tuple[str, str, str], ...]:
 def _gold_chunks(ranker: Ranker, config: RunConfig, bench: Benchmark, gold_doc: str) -> list[Chunk]:
     """The chunks of the gold document as the column's index holds them (chunked with the
     column's settings when its method has no chunk index)."""
-    pool = getattr(ranker, "pool", None)
-    if pool is not None:
-        return [c for c in pool.chunks if c.file_path == gold_doc]
+    if ranker.pool is not None:
+        return [c for c in ranker.pool.chunks if c.file_path == gold_doc]
     text = bench.documents[gold_doc].text
     return chunk_document(gold_doc, text, config.chunker, config.chunk_size, config.chunk_overlap)
 
@@ -201,8 +200,7 @@ def explain_wrong_hit(
     gold_doc = sorted(query.gold_files)[0]
     config = next(c.config for c in ws.columns if c.name == column)
     gold_chunks = _gold_chunks(ranker, config, ws.bench, gold_doc)
-    own = getattr(ranker, "embedder", None)
-    candidates = [e for e in (own, embedder, *ws.embedders()) if isinstance(e, Embedder)]
+    candidates = [e for e in (ranker.embedder, embedder, *ws.embedders()) if e is not None]
     if not candidates:
         raise ValueError("no embedding model to explain this hit with")
     embedder = candidates[0]

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,11 +19,14 @@ import pandas as pd
 
 from ..engine.data import Benchmark
 from ..engine.data import available_datasets as available_datasets
-from ..engine.metrics import DEFAULT_KS
-from ..engine.summaries import SummaryConfig
-from ..experiments import RunConfig, Sweep, flipped_queries, run_sweep
+from ..engine.metrics import means_with_intervals, over_k
+from ..experiments import METHODS, cells, flipped_queries
 from ..experiments import paper as paper
-from ..experiments.methods import BASELINE, SAC_METHOD
+from ..experiments.cells import DATA_DIGEST
+from ..experiments.report import provenance_lines
+from .demo_sweep import DEMO_SWEEP as DEMO_SWEEP
+from .demo_sweep import demo_sweep as demo_sweep
+from .demo_sweep import run_with_progress as run_with_progress
 
 RESULTS_ENV = "SAC_RESULTS_DIR"
 # The committed sweeps, most complete first: the page opens on the first one present.
@@ -73,15 +75,15 @@ class SweepFolder:
 
     @property
     def results(self) -> Path:
-        return self.path / "results.csv"
+        return cells.SweepFolder(self.path).results
 
     @property
     def per_query(self) -> Path:
-        return self.path / "per_query.csv.gz"
+        return cells.SweepFolder(self.path).per_query
 
     @property
     def significance(self) -> Path:
-        return self.path / "significance.csv"
+        return cells.SweepFolder(self.path).significance
 
 
 REQUIRED = ("dataset", "variant", "k", *METRICS)
@@ -97,8 +99,8 @@ def _is_results_table(path: Path) -> bool:
 
 
 def _folder(path: Path) -> SweepFolder | None:
-    if (path / "results.csv").is_file():
-        return SweepFolder(path.name, path, (path / "results.csv",))
+    if cells.SweepFolder(path).results.is_file():
+        return SweepFolder(path.name, path, (cells.SweepFolder(path).results,))
     loose = tuple(p for p in sorted(path.glob("*.csv")) if _is_results_table(p))
     return SweepFolder(path.name, path, loose) if loose else None
 
@@ -110,11 +112,23 @@ def list_sweeps(roots: Sequence[Path]) -> list[SweepFolder]:
         root = Path(root)
         if not root.is_dir():
             continue
-        for candidate in (root, *sorted(p for p in root.iterdir() if p.is_dir())):
+        for candidate in (root, *sorted(p for p in root.iterdir() if p.is_dir() and not cells.is_work_folder(p))):
             folder = _folder(candidate)
             if folder is not None:
                 found.setdefault(candidate.resolve(), folder)
     return sorted(found.values(), key=lambda s: (s.name, str(s.path)))
+
+
+def sweep_label(folder: SweepFolder, made_here: Path) -> str:
+    """A sweep folder as the page lists it, without a path of the server: its name, "made in the
+    dashboard" when it lies under ``made_here`` (``<cache>/results``: the demo sweep, imported runs),
+    and "loose tables" when it has no ``results.csv``."""
+    notes = []
+    if Path(made_here).resolve() in Path(folder.path).resolve().parents:
+        notes.append("made in the dashboard")
+    if not folder.results.is_file():
+        notes.append("loose tables")
+    return f"{folder.name} ({', '.join(notes)})" if notes else folder.name
 
 
 def default_sweep(sweeps: Sequence[SweepFolder], preferred: Sequence[str] = PREFERRED_SWEEPS) -> int:
@@ -123,10 +137,21 @@ def default_sweep(sweeps: Sequence[SweepFolder], preferred: Sequence[str] = PREF
     return next((names.index(n) for n in preferred if n in names), 0)
 
 
+def read_table(path: Path) -> pd.DataFrame:
+    """A CSV table of a sweep folder (``.gz`` unpacked); a file that is not UTF-8 or not CSV is a
+    ValueError naming it."""
+    try:
+        return pd.read_csv(path)
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
+    except pd.errors.ParserError as e:
+        raise ValueError(f"{path}: not a CSV table ({e})") from None
+
+
 def load_results(path: Path, cell: str | None = None) -> pd.DataFrame:
     """A results table; ``summary_chars`` as nullable integers (empty for the baseline). Without a
     ``cell`` column, ``cell`` (default: the variant) names the run."""
-    df = pd.read_csv(path)
+    df = read_table(path)
     missing = set(REQUIRED) - set(df.columns)
     if missing:
         raise ValueError(f"{path}: not a sweep results table (missing {', '.join(sorted(missing))})")
@@ -139,7 +164,7 @@ def load_results(path: Path, cell: str | None = None) -> pd.DataFrame:
 
 def load_folder(folder: SweepFolder) -> pd.DataFrame:
     """All tables of a folder as one (loose files: each file's stem is its cell)."""
-    if len(folder.tables) == 1 and folder.tables[0].name == "results.csv":
+    if len(folder.tables) == 1 and folder.tables[0] == folder.results:
         return load_results(folder.tables[0])
     return pd.concat([load_results(p, cell=p.stem) for p in folder.tables], ignore_index=True)
 
@@ -212,9 +237,9 @@ def select(
 
 
 def variant_order(variants: Sequence[str]) -> list[str]:
-    """Baseline first, then the rest alphabetically."""
+    """The default method (the plain baseline) first, then the rest alphabetically."""
     uniq = list(dict.fromkeys(variants))
-    return sorted(uniq, key=lambda v: (v != BASELINE.name, v))
+    return sorted(uniq, key=lambda v: (v != METHODS.default, v))
 
 
 def dataset_order(datasets: Sequence[str]) -> list[str]:
@@ -227,20 +252,62 @@ def colors(variants: Sequence[str]) -> dict[str, str]:
     return {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(variant_order(variants))}
 
 
-def mean_over_k(df: pd.DataFrame, metrics: Sequence[str] = METRICS) -> pd.DataFrame:
+def mean_over_k(
+    df: pd.DataFrame, metrics: Sequence[str] = METRICS, per_query: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Per (dataset, variant, cell): each metric's mean over the k values present (NaNs skipped),
-    and ``ks``, the k values averaged over."""
+    and ``ks``, the k values averaged over; with ``per_query`` (the sweep's per-query table) also
+    each mean's 95 % bootstrap interval over queries (``<metric>_low``, ``<metric>_high``)."""
     groups = df.groupby(["dataset", "variant", "cell"], sort=False)
     means = groups[list(metrics)].mean().reset_index()
     means["ks"] = groups["k"].apply(lambda s: ",".join(str(int(k)) for k in sorted(s.unique()))).to_numpy()
-    return means
+    if per_query is None or means.empty:
+        return means
+    bounds = []
+    for cell in means["cell"].unique():
+        rows = per_query[(per_query["cell"] == cell) & per_query["k"].isin(df.loc[df["cell"] == cell, "k"].unique())]
+        if rows.empty:
+            continue
+        found = means_with_intervals(over_k(rows, list(metrics)), list(metrics))
+        bounds.append(found.drop(columns=["k", *metrics]).assign(cell=cell))
+    if not bounds:
+        return means
+    return means.merge(pd.concat(bounds, ignore_index=True), on=["cell", "dataset"], how="left")
+
+
+UNIDENTIFIED = (
+    "computed before results carried their code, data digest and full identity (cell ids of version 1): "
+    "not checked against the data in use; `sac reidentify` proves its inputs and gives it today's ids"
+)
+
+
+def provenance(results: pd.DataFrame) -> list[str]:
+    """Which code and data made a sweep's cells, one sentence per distinct origin ("Computed by …"), or
+    :data:`UNIDENTIFIED` for a table written before results said so."""
+    return [f"{line[:1].upper()}{line[1:]}." for line in provenance_lines(results) or [UNIDENTIFIED]]
+
+
+def data_check(results: pd.DataFrame, bench: Benchmark | None) -> str | None:
+    """Why a sweep's figures were not computed on ``bench`` (the folder in use, loaded with the
+    sweep's protocol and datasets; None: it has not those datasets), or None when they were or the
+    table does not say (written before results carried their data digest)."""
+    if DATA_DIGEST not in results.columns:
+        return None
+    digests = sorted({str(d) for d in results[DATA_DIGEST].dropna().unique()})
+    if not digests:
+        return None
+    if bench is None:
+        return "computed on other data: the data folder in use has not this sweep's datasets"
+    here = bench.digest[: len(digests[0])]
+    if here not in digests:
+        return f"computed on other data (digest {', '.join(digests)}) than the folder in use ({here})"
+    if len(digests) > 1:
+        return f"{len(digests) - 1} of its data digests are not the folder in use's ({here}): mixed data"
+    return None
 
 
 def to_csv_bytes(df: pd.DataFrame) -> bytes:
     return df.to_csv(index=False).encode("utf-8")
-
-
-# --------------------------------------------------------------------------- significance
 
 
 def cell_of(results: pd.DataFrame, variant: str) -> tuple[str | None, int]:
@@ -319,58 +386,6 @@ def significance_view(sig: pd.DataFrame, choices: Mapping[str, object], variants
         if c in sig.columns
     ]
     return sig.loc[keep, cols].reset_index(drop=True)
-
-
-# --------------------------------------------------------------------------- demo sweep
-
-DEMO_SWEEP = "demo"
-
-
-def demo_sweep(
-    datasets: Sequence[str],
-    chunk_sizes: Sequence[int] = (300, 500),
-    prompts: Sequence[str] = ("generic", "expert"),
-    chars: Sequence[int] = (150,),
-    weights: Sequence[float] = (1.0,),
-    ks: Sequence[int] = DEFAULT_KS,
-) -> Sweep:
-    """A small grid on the demo corpus (``full`` protocol, file summaries): baseline and SAC."""
-    base = RunConfig(protocol="full", datasets=tuple(datasets), ks=tuple(ks), summary=SummaryConfig(provider="file"))
-    cells: list[RunConfig] = []
-    for size in chunk_sizes:
-        for w in weights:
-            cells.append(base.with_(method=BASELINE.name, chunk_size=size, semantic_weight=w))
-            for n in chars:
-                for prompt in prompts:
-                    summary = SummaryConfig(provider="file", prompt=prompt, chars=n)
-                    cells.append(
-                        base.with_(method=SAC_METHOD.name, chunk_size=size, semantic_weight=w, summary=summary)
-                    )
-    return Sweep(DEMO_SWEEP, tuple(dict.fromkeys(cells)))
-
-
-def run_with_progress(
-    sweep: Sweep,
-    data_dir: Path,
-    cache_dir: Path,
-    out_dir: Path,
-    on_progress: Callable[[float, str], None] | None = None,
-) -> pd.DataFrame:
-    """``run_sweep`` cell by cell (each cell lands in the sweep cache), reporting progress, then
-    once more over all cells (all cached) to write ``out_dir``."""
-    report = on_progress or (lambda fraction, message: None)
-    n = len(sweep.cells)
-    with tempfile.TemporaryDirectory() as scratch:
-        for i, cell in enumerate(sweep.cells):
-            report(
-                i / max(n, 1),
-                f"cell {i + 1}/{n}: {cell.variant}, chunk {cell.chunk_size}, weight {cell.semantic_weight}",
-            )
-            run_sweep(Sweep(sweep.name, (cell,)), data_dir, cache_dir, Path(scratch), progress=False)
-    report(0.99, "writing results")
-    table = run_sweep(sweep, data_dir, cache_dir, out_dir, progress=False)
-    report(1.0, "done")
-    return table
 
 
 def fmt_value(col: str, value: object) -> str:

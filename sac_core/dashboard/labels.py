@@ -11,6 +11,15 @@ LABEL_NAMES = {
     "wrong_document": "wrong document",
     "cant_tell": "can't tell",
 }
+# The same labels in a few characters: five fit in one row of a column at 1280 px (the full names
+# wrapped to three rows under every chunk, issue 36); the full names are the control's tooltip.
+SHORT_LABEL_NAMES = {
+    "relevant": "relevant",
+    "partly": "partly",
+    "right_document": "right doc",
+    "wrong_document": "wrong doc",
+    "cant_tell": "can't tell",
+}
 ANSWER_LABELS: tuple[str, ...] = ("correct", "wrong_document", "unsupported", "cant_tell")
 ANSWER_LABEL_NAMES = {
     "correct": "correct",

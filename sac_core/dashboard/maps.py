@@ -13,6 +13,7 @@ summary prefix of SAC pulls each document's chunks apart.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ import plotly.graph_objects as go
 
 from ..engine.data import Query
 from ..engine.metrics import document_silhouette, own_document_share
-from ..engine.retrieval import Hit, Retriever
+from ..engine.retrieval import ChunkIndex, Hit, Ranker
 from ..experiments import Column, RunConfig
 from ..experiments.index_store import index_folder
 from .curves import PALETTE
@@ -67,15 +68,22 @@ def project(vectors: np.ndarray, method: str = "pca", seed: int = 0) -> Projecti
     raise ValueError(f"unknown projection {method!r}; choose one of {', '.join(PROJECTIONS)}")
 
 
+def vectors_digest(vectors: np.ndarray) -> str:
+    """A fingerprint of an index's vectors (BLAKE2b of their bytes, ~1 GB/s): what the figures kept
+    beside the index were computed from. A same-sized index of other texts has another one."""
+    return hashlib.blake2b(np.ascontiguousarray(vectors).data, digest_size=16).hexdigest()
+
+
 def cached_projection(folder: Path, vectors: np.ndarray, method: str) -> Projection:
-    """The projection saved in an index folder, computed and saved the first time."""
+    """The projection saved in an index folder for exactly these vectors, computed and saved the first time."""
     path = Path(folder) / f"projection-{method}.npz"
+    digest = vectors_digest(vectors)
     if path.is_file():
         saved = np.load(path)
-        if len(saved["xy"]) == len(vectors):
+        if "digest" in saved and str(saved["digest"]) == digest:
             return Projection(method, saved["xy"], saved.get("mean"), saved.get("components"))
     projection = project(vectors, method)
-    arrays = {"xy": projection.xy}
+    arrays = {"xy": projection.xy, "digest": np.array(digest)}
     if projection.mean is not None and projection.components is not None:
         arrays |= {"mean": projection.mean, "components": projection.components}
     tmp = path.with_name(f".{path.stem}.tmp.npz")
@@ -104,14 +112,16 @@ def separation(vectors: np.ndarray, documents: Sequence[str]) -> Separation:
 
 
 def cached_separation(folder: Path, vectors: np.ndarray, documents: Sequence[str]) -> Separation:
+    """The separation figures saved in an index folder for exactly these vectors and documents."""
     path = Path(folder) / "separation.json"
+    digest = hashlib.sha256(json.dumps([vectors_digest(vectors), list(documents)]).encode()).hexdigest()
     if path.is_file():
         raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw.get("chunks") == len(vectors):
+        if raw.pop("digest", None) == digest:
             return Separation(**raw)
     result = separation(vectors, documents)
     tmp = path.with_name(".separation.tmp.json")
-    tmp.write_text(json.dumps(result.__dict__), encoding="utf-8")
+    tmp.write_text(json.dumps({**result.__dict__, "digest": digest}), encoding="utf-8")
     tmp.replace(path)
     return result
 
@@ -120,7 +130,7 @@ def cached_separation(folder: Path, vectors: np.ndarray, documents: Sequence[str
 
 
 def points(
-    retriever: Retriever,
+    retriever: ChunkIndex,
     projection: Projection,
     datasets: Sequence[str] | None = None,
     documents: Sequence[str] | None = None,
@@ -156,9 +166,26 @@ def points(
     return frame.reset_index(drop=True)
 
 
+COLOURINGS: dict[str, str] = {"gold": "gold document vs other documents", "dataset": "dataset"}
+MAX_LEGEND = 10  # entries a reader can tell apart; more datasets fold into "other datasets"
+GROUP_COLOURS = {"gold document": "#d97706", "other documents": "#9ca3af", "other datasets": "#9ca3af"}
+
+
+def colour_groups(frame: pd.DataFrame, colouring: str, query: Query | None) -> list[str]:
+    """Each drawn chunk's colour group: ``gold document`` / ``other documents`` (a free-text question has
+    no gold: all "other"), or its dataset, the :data:`MAX_LEGEND` − 1 largest by name and the rest
+    as ``other datasets``: never more than :data:`MAX_LEGEND` colours."""
+    if colouring == "gold":
+        gold = query.gold_files if query is not None else frozenset()
+        return ["gold document" if d in gold else "other documents" for d in frame["document"]]
+    counts = frame["dataset"].value_counts()
+    kept = set(counts.index if len(counts) <= MAX_LEGEND else counts.index[: MAX_LEGEND - 1])
+    return [d if d in kept else "other datasets" for d in frame["dataset"]]
+
+
 def map_figure(
     frame: pd.DataFrame,
-    retriever: Retriever,
+    retriever: ChunkIndex,
     projection: Projection,
     colour: str = "document",
     query_xy: np.ndarray | None = None,
@@ -166,17 +193,18 @@ def map_figure(
     hits: Sequence[Hit] = (),
     height: int = 560,
 ) -> go.Figure:
-    """A WebGL scatter: chunks coloured by ``colour`` (document or dataset); the query (✕), its gold
-    chunks (◯) and the index's top-k (◆, red when from a wrong document)."""
+    """A WebGL scatter: chunks coloured by column ``colour`` of ``frame`` (document, dataset, or the
+    groups of :func:`colour_groups`; the "other …" groups drawn first, in grey); the query (✕), its
+    gold chunks (◯) and the index's top-k (◆, red when from a wrong document)."""
     fig = go.Figure()
-    groups = list(dict.fromkeys(frame[colour]))
+    groups = sorted(dict.fromkeys(frame[colour]), key=lambda g: g not in GROUP_COLOURS or g == "gold document")
     for n, group in enumerate(groups):
         part = frame[frame[colour] == group]
         fig.add_trace(go.Scattergl(
             x=part["x"], y=part["y"], mode="markers", name=svg_text(group), legendgroup=svg_text(group),
-            marker={"size": 4, "color": PALETTE[n % len(PALETTE)], "opacity": 0.55},
+            marker={"size": 4, "color": GROUP_COLOURS.get(group, PALETTE[n % len(PALETTE)]), "opacity": 0.55},
             text=[f"{svg_text(d)}<br>{s}<br>{svg_text(w)} …" for d, s, w in zip(part["document"], part["span"], part["start"])],
-            hovertemplate="%{text}<extra></extra>", showlegend=len(groups) <= 30,
+            hovertemplate="%{text}<extra></extra>", showlegend=len(groups) <= MAX_LEGEND,
         ))  # fmt: skip
     chunks = retriever.pool.chunks
     position = {(c.file_path, c.start): i for i, c in enumerate(chunks)}
@@ -231,7 +259,7 @@ class MapData:
     separation: Separation
 
 
-def map_data(retriever: Retriever, cache_dir: Path, config: RunConfig, method: str) -> MapData:
+def map_data(retriever: ChunkIndex, cache_dir: Path, config: RunConfig, method: str) -> MapData:
     """What the Map draws for one index, from (and kept beside) its saved index folder."""
     if retriever.dense is None:
         raise ValueError("a BM25-only index has no embeddings to draw")
@@ -241,15 +269,25 @@ def map_data(retriever: Retriever, cache_dir: Path, config: RunConfig, method: s
     return MapData(vectors, cached_projection(folder, vectors, method), cached_separation(folder, vectors, documents))
 
 
+def column_index(rankers: Mapping[str, Ranker], name: str) -> ChunkIndex:
+    """The plain dense chunk index of column ``name`` (one :func:`map_columns` draws); a ValueError
+    for a column without one."""
+    index = rankers[name].chunk_index()
+    if index is None or index.dense is None:
+        raise ValueError(f"{name} has no dense chunk index to draw")
+    return index
+
+
 def map_columns(
-    columns: Sequence[Column], rankers: Mapping[str, object], summaries: Mapping[str, Mapping[str, str]]
+    columns: Sequence[Column], rankers: Mapping[str, Ranker], summaries: Mapping[str, Mapping[str, str]]
 ) -> tuple[list[Column], list[Column]]:
     """Which columns can be drawn: (the first plain dense index, the dense indexes with summaries
     prepended). A method without a dense chunk index (an imported run) has no map."""
 
     def drawable(column: Column) -> bool:
         ranker = rankers.get(column.name)
-        return isinstance(ranker, Retriever) and ranker.dense is not None
+        index = None if ranker is None else ranker.chunk_index()
+        return index is not None and index.dense is not None  # as column_index asks
 
     dense = [c for c in columns if drawable(c)]
     plain = [c for c in dense if not summaries.get(c.name)][:1]

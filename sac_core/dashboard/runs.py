@@ -42,10 +42,12 @@ def suggested_name(filename: str) -> str:
 
 
 def import_upload(data: bytes, filename: str, name: str, s: Settings) -> Imported:
-    """Validate and store an uploaded run for the benchmark of ``s`` and score it (see the module docstring)."""
+    """Validate and store an uploaded run for the benchmark of ``s`` and score it (see the module
+    docstring). Every line is scored: a run with lines for queries outside the sidebar's protocol is
+    refused, naming the protocol that holds them all."""
     stored = import_run(
         data, name=name.strip(), source=Path(filename).name or "upload", data_dir=s.source.data_dir,
-        cache_dir=s.cache_dir, protocol=s.protocol, datasets=s.datasets, max_bytes=MAX_UPLOAD,
+        cache_dir=s.cache_dir, protocol=s.protocol, datasets=s.datasets, max_bytes=MAX_UPLOAD, whole=True,
     )  # fmt: skip
     config = RunConfig(protocol=s.protocol, datasets=s.datasets, method="run", options=(("run.name", stored.name),))
     bench = load_benchmark(s.source.data_dir, s.datasets, s.protocol)
@@ -55,6 +57,15 @@ def import_upload(data: bytes, filename: str, name: str, s: Settings) -> Importe
     path = folder / f"{stored.name}.csv"
     ev.results.to_csv(path, index=False)
     return Imported(stored, path, f"run:{stored.name}")
+
+
+def file_label(filename: str, size: int) -> str:
+    """An uploaded file as the import button names it: ``run.jsonl (12.3 KB)``."""
+    return (
+        f"{Path(filename).name} ({size / 1024:,.1f} KB)"
+        if size < 1024 * 1024
+        else f"{Path(filename).name} ({size / 1024 / 1024:,.1f} MB)"
+    )
 
 
 def imported_here(s: Settings) -> list[StoredRun]:

@@ -22,15 +22,27 @@ from ..engine.data import Benchmark as Benchmark
 from ..engine.data import BenchmarkError as BenchmarkError
 from ..engine.data import data_roots as data_roots
 from ..engine.data import default_cache_dir as default_cache_dir
+from ..engine.data import folder_stamp as folder_stamp
 from ..engine.data import load_benchmark as load_benchmark
 from ..engine.summaries import PROVIDERS, SummaryConfig
 from ..engine.summaries import SummaryError as SummaryError
+from ..experiments import PluginError
 from ..experiments import RunConfig as RunConfig  # re-exported for the pages
+from ..experiments import load_plugins as load_all
 
 DEMO_FOLDER = "demo"  # under the cache directory
 _DEMO_MARKER = ".complete"
 LBR_REPO = "https://github.com/zeroentropy-ai/legalbenchrag"
 FILE_SUMMARY_LENGTHS: tuple[int, ...] = (150, 300)  # what summaries/llm.jsonl holds
+
+
+def load_plugins() -> tuple[str, ...]:
+    """Import the plug-ins of installed packages (``sac_core.plugins`` entry points) and of
+    ``$SAC_PLUGINS`` before a page reads the registries; the one-line error of each that could not
+    be loaded (the others are loaded)."""
+    failed: list[PluginError] = []
+    load_all(failed=failed)
+    return tuple(str(e) for e in failed)
 
 
 def default_data_field() -> str:

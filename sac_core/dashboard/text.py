@@ -50,6 +50,17 @@ def unlink(text: str) -> str:
     return _AUTOLINK_SPLITS.sub(WORD_JOINER, text)
 
 
+ZERO_WIDTH_SPACE = "\u200b"  # invisible; a place a line may break
+_PARTS = re.compile(r"(?<=[+:/,_·])(?=\S)")
+
+
+def breakable(text: object) -> str:
+    """``text`` with a ZERO WIDTH SPACE after each ``+ : / , _ ·`` that a character follows, so that a
+    long identifier (``baseline+split+doc:summary300×8``, a path, a model name) wraps at its parts
+    in a narrow column rather than in the middle of a word, or not at all. Escape it afterwards."""
+    return _PARTS.sub(ZERO_WIDTH_SPACE, str(text))
+
+
 def esc(text: object) -> str:
     """``text`` for the inside of an HTML element: escaped for HTML and Markdown, lines as ``<br>``."""
     raw = str(text).replace("\r\n", "\n").replace("\r", "\n")

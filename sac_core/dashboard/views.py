@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from ..engine.chunking import Chunk
 from ..engine.data import Span
 from ..engine.metrics import merge_spans
-from ..engine.retrieval import Hit
-from ..engine.retrieval.trimming import trimmed_from
+from ..engine.retrieval import Hit, Ranker
 from .answers import anchor
 from .compare import WrongHit
 from .highlight import segments, to_html
 from .labels import LABEL_NAMES
+from .text import breakable as breakable  # re-exported, like md
 from .text import esc, esc_attr
 from .text import md as md  # re-exported: the pages take the whole text rule from here
+from .wording import pct
 
 CSS = """
 <style>
@@ -32,9 +33,9 @@ span.muted { color: #6b7280; }
            padding: 6px 10px; margin: 0 0 10px 0; font-size: 0.86rem; line-height: 1.45; }
 .sac-hit.ok { border-left-color: #16a34a; }
 .sac-hit.bad { border-left-color: #dc2626; }
-.sac-head { font-size: 0.8rem; margin-bottom: 4px; color: #374151; word-break: break-all; }
-.sac-badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-weight: 600;
-             font-size: 0.75rem; margin-right: 4px; white-space: nowrap; }
+.sac-head { font-size: 0.8rem; margin-bottom: 4px; color: #374151; overflow-wrap: anywhere; }
+.sac-badge { display: inline-block; max-width: 100%; padding: 0 6px; border-radius: 9px; font-weight: 600;
+             font-size: 0.75rem; margin-right: 4px; }
 .sac-badge.ok, .sac-badge.found { background: #dcfce7; color: #166534; }
 .sac-badge.bad, .sac-badge.missed { background: #fee2e2; color: #991b1b; }
 .sac-badge.partly { background: #fef9c3; color: #854d0e; }
@@ -64,6 +65,7 @@ table.sac-why td:first-child { color: #6b7280; white-space: nowrap; }
 .sac-answer.flagged { border-left-color: #dc2626; background: #fef2f2; }
 .sac-answer-problem { color: #991b1b; margin-top: 4px; }
 a.sac-cite { text-decoration: none; font-weight: 600; white-space: nowrap; }
+.sac-cite-doc { font-weight: 400; white-space: normal; }
 a.sac-cite.ok { color: #166534; } a.sac-cite.bad, a.sac-cite.missing { color: #991b1b; }
 .sac-hit:target { box-shadow: 0 0 0 3px #6366f1; }
 </style>
@@ -127,7 +129,7 @@ def trimmed_hit_card(
 
 
 def hit_cards(
-    ranker: object,
+    ranker: Ranker,
     hits: Sequence[Hit],
     gold_document: Sequence[bool] | None,
     gold: Sequence[Span],
@@ -140,7 +142,7 @@ def hit_cards(
     cards = []
     for rank, hit in enumerate(hits, start=1):
         flag = None if gold_document is None else gold_document[rank - 1]
-        source = trimmed_from(ranker, hit)
+        source = ranker.trimmed_from(hit)
         ident = None if column is None else anchor(column, rank)
         cards.append(
             hit_card(rank, hit, flag, gold, anchor_id=ident)
@@ -151,11 +153,8 @@ def hit_cards(
 
 
 def fmt_pct(value: float | None) -> str:
-    """A fraction in percent: whole numbers without decimals (``100%``), else one (``33.3%``), NaN/None ``—``."""
-    if value is None or value != value:
-        return "—"
-    v = value * 100
-    return f"{v:.0f}%" if abs(v - round(v)) < 0.05 else f"{v:.1f}%"
+    """A fraction in percent with one decimal (``100.0%``, ``33.3%``), NaN/None ``—``: :func:`.wording.pct`."""
+    return pct(value)
 
 
 def delta_pts(value: float | None, reference: float | None) -> str | None:
@@ -290,6 +289,11 @@ def chunk_range_around(chunks: Sequence[Chunk], span: Span, before: int = 2) -> 
     return max(0, len(chunks) - 1)
 
 
+def gold_anchor(start: int) -> str:
+    """The HTML id of the gold span starting at character ``start`` in the Documents page's text."""
+    return f"sac-gold-{int(start)}"
+
+
 def boundaries_html(
     text: str, chunks: Sequence[Chunk], gold: Sequence[Span], lo: int, hi: int, first_number: int = 1
 ) -> str:
@@ -297,11 +301,13 @@ def boundaries_html(
 
     Chunks alternate background (``c0``/``c1``); text in two chunks is ``overlap``, in none
     ``gap``; gold characters also get class ``gold``; each chunk start shows its number
-    (``chunks[i]`` is number ``first_number + i``).
+    (``chunks[i]`` is number ``first_number + i``); each gold span starting in the window carries
+    an empty anchor, id :func:`gold_anchor`, that a link can scroll to.
     """
     inside = [(i, c) for i, c in enumerate(chunks) if c.end > lo and c.start < hi]
     golds = [g for g in merge_spans(gold) if g.end > lo and g.start < hi]
-    cuts = {lo, hi}
+    anchors = {g.start for g in gold if lo <= g.start < hi}
+    cuts = {lo, hi, *anchors}
     for _, c in inside:
         cuts.update(x for x in (c.start, c.end) if lo < x < hi)
     for g in golds:
@@ -310,6 +316,8 @@ def boundaries_html(
     starts = {c.start: i for i, c in inside}
     out = []
     for a, b in zip(points, points[1:]):
+        if a in anchors:
+            out.append(f'<span class="sac-anchor" id="{gold_anchor(a)}"></span>')
         if a in starts:
             out.append(f'<sup class="cno">{first_number + starts[a]}</sup>')
         covering = [i for i, c in inside if c.start <= a < c.end]
@@ -346,6 +354,11 @@ def wrong_hit_html(why: WrongHit) -> str:
         f"<td>{_cosine(why.with_summary[1])}</td></tr>"
     )
     return f'<table class="sac-table sac-why">{"".join(rows)}</table>'
+
+
+def jump_link(anchor_id: str, text: str) -> str:
+    """A link that scrolls this page to the element with HTML id ``anchor_id`` (both escaped)."""
+    return f'<a class="sac-jump" href="#{esc_attr(anchor_id)}">{esc(text)}</a>'
 
 
 def review_card(ref: str, file_path: str, text: str, start: int, gold: Sequence[Span], show_gold: bool,

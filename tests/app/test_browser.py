@@ -131,6 +131,132 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str, tmp
         assert (shots / f"{name}.png").stat().st_size > 10_000
 
 
+def test_compare_keeps_k_after_a_run_that_stopped_before_drawing_it(server: str) -> None:
+    """Issue 35: a run that stops before the k slider (a build in progress after typing a folder, or no
+    dataset chosen) made the browser draw it afresh at k = 1 while the server and the URL said 4."""
+    with sync_api.sync_playwright() as p, browser.chromium(p) as chrome:
+        page = chrome.new_page(viewport=browser.VIEWPORT)
+        page.goto(f"{server}/?dataset=demo_nda&q=demo_nda%2F1&k=6")
+        wait_for_count(page, ".sac-hit", 3 * 6, BUILD_TIMEOUT / 1000)
+        slider = page.locator('[data-testid="stSlider"] input[type=range]')
+        assert slider.input_value() == "6"
+        side = page.locator('[data-testid="stSidebar"]')
+        for name in ("demo_privacy", "demo_nda"):
+            side.get_by_role("button", name=f"Remove {name}").click()
+            settle(page)
+        page.get_by_text("Choose at least one dataset").first.wait_for(timeout=60_000)
+        side.locator('[data-testid="stMultiSelect"] input').first.click()
+        page.get_by_role("option", name="demo_nda").click()
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".sac-hit", timeout=BUILD_TIMEOUT)
+        settle(page)
+        assert slider.input_value() == "6" and "k=6" in page.url
+        wait_for_count(page, ".sac-hit", 3 * 6, BUILD_TIMEOUT / 1000)  # the demo_nda pool's columns, when built
+        assert slider.input_value() == "6"
+
+
+# --------------------------------------------------------------------------- layout at 1280 px
+
+NARROW = {"width": 1280, "height": 1000}
+# Boxes whose content pokes out of them, and words split over two lines, in the answer boxes, the cards
+# and their badges (a word is split when its characters lie on two lines).
+LAYOUT_PROBLEMS = """() => {
+  const out = [];
+  const split = (el) => {
+    const bad = [];
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.data.matchAll(/[^\\s\u200b-]+-?/g)) {  // a line may break after a hyphen
+        if (node.parentElement.closest('code')) continue;  // a file path may break anywhere
+        const r = document.createRange();
+        r.setStart(node, m.index);
+        r.setEnd(node, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1) bad.push(m[0]);
+      }
+    }
+    return bad;
+  };
+  for (const box of document.querySelectorAll('.sac-answer, .sac-hit')) {
+    const b = box.getBoundingClientRect();
+    for (const el of box.querySelectorAll('.sac-badge, .sac-head, .sac-head > span, a.sac-cite')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > b.right + 0.5) out.push(`overflow by ${Math.round(r.right - b.right)} px: ${el.innerText}`);
+    }
+    for (const el of box.querySelectorAll('.sac-head, .sac-badge')) {
+      for (const w of split(el)) out.push(`split word: ${w}`);
+    }
+  }
+  for (const el of document.querySelectorAll('[data-testid="stCaptionContainer"]')) {
+    for (const w of split(el)) out.push(`split word in a caption: ${w}`);
+  }
+  return out;
+}"""
+
+
+def test_compare_with_five_columns_and_answers_fits_1280_px(server: str, tmp_path: Path) -> None:
+    """Issue 35: answer badges overflowed their boxes by 18–45 px over the next column's figure, and
+    "extractive (offline)" broke mid-word, with five columns at 1280 px."""
+    with sync_api.sync_playwright() as p, browser.chromium(p) as chrome:
+        page = chrome.new_page(viewport=NARROW)
+        cols = "baseline,sac-generic,sac-expert,doc-aware,hybrid"
+        page.goto(f"{server}/?dataset=demo_nda&q=demo_nda%2F1&k=3&cols={cols}")
+        page.wait_for_function("() => document.querySelectorAll('.sac-answer').length === 5", timeout=BUILD_TIMEOUT)
+        settle(page)
+        assert page.get_by_text("answer cites another document").count() >= 1  # the long badge is there
+        assert page.evaluate(LAYOUT_PROBLEMS) == []
+        page.set_viewport_size({"width": 1280, "height": 4000})
+        page.screenshot(path=str(tmp_path / "compare-5-columns-1280.png"), full_page=True)
+
+
+def test_review_with_three_columns_fits_1280_px(embed_cache: Path, tmp_path: Path) -> None:
+    from sac_core.dashboard import compare
+    from sac_core.dashboard import review as rv
+    from sac_core.engine.data import load_benchmark
+    from sac_core.engine.summaries import SummaryConfig
+    from sac_core.experiments import RunConfig, Workspace
+
+    demo = ensure_demo_corpus(embed_cache)
+    datasets = available_datasets(demo)
+    bench = load_benchmark(demo, datasets, "full")
+    cols = compare.compare_columns(
+        RunConfig(protocol="full", datasets=datasets, summary=SummaryConfig(provider="file"))
+    )
+    url = f"sqlite:///{tmp_path / 'review.sqlite'}"
+    plan = rv.SessionPlan("layout", "tester", "demo", cols, rv.sample_queries(bench, datasets, 1, 1), 3, 5, {}, demo)
+    rv.create_session(rv.ReviewDB(url), Workspace.open(bench, cols, demo, embed_cache), plan)
+    with browser.session({"SAC_CACHE_DIR": str(embed_cache), "SAC_REVIEW_DB": url}, tmp_path / "log") as (srv, page):
+        page.set_viewport_size(NARROW)
+        page.goto(f"{srv.url}/review")
+        name = page.get_by_label("Your name", exact=False)
+        name.fill("alice")
+        name.press("Enter")
+        page.wait_for_function("() => document.querySelectorAll('.sac-answer').length === 3", timeout=120_000)
+        settle(page)
+        page.get_by_text("Show gold spans", exact=False).click()  # ✓/✗ badges and citations
+        page.wait_for_selector(".sac-cite.ok, .sac-cite.bad", timeout=60_000)
+        settle(page)
+        assert page.evaluate(LAYOUT_PROBLEMS) == []
+        page.set_viewport_size({"width": 1280, "height": 4000})
+        page.screenshot(path=str(tmp_path / "review-3-columns-1280.png"), full_page=True)
+
+
+def test_sidebar_and_curves_show_long_values_whole_at_1280_px(server: str) -> None:
+    """Issue 35: the sidebar's provider and the Curves chips and model were cut with no way to read them."""
+    with sync_api.sync_playwright() as p, browser.chromium(p) as chrome:
+        page = chrome.new_page(viewport=NARROW)
+        page.goto(f"{server}/curves")
+        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        settle(page)
+        cut = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stMultiSelectTagsContainer"]')]
+            .filter(c => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1)
+            .map(c => c.innerText)""")
+        assert cut == []  # every chip in sight: they wrap
+        provider = page.locator('[data-testid="stSidebar"] input[aria-label="Summary provider"]')
+        assert provider.evaluate("e => e.scrollWidth <= e.clientWidth")  # "file (llm.jsonl)" fits
+        caption = page.get_by_text("Setting:", exact=False).first.inner_text().replace("\u200b", "")
+        assert "sentence-transformers/all-MiniLM-L6-v2" in caption  # the model the box cuts, in full
+
+
 # --------------------------------------------------------------------------- hostile text
 
 INJECTED_HOSTS = ("127.0.0.1:9", "example.com")

@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from sac_core.dashboard import runs, state
-from sac_core.engine.data import available_datasets
+from sac_core.engine.data import Snippet, available_datasets, write_jsonl
 from sac_core.experiments import RunConfig, Sweep, Workspace, catalogue_columns, run_sweep
 from sac_core.experiments.html_report import render
 from sac_core.experiments.run_store import remove_run
@@ -124,8 +124,44 @@ def test_the_langchain_retriever_in_chromium_compare_column_and_curves_line(serv
         page.wait_for_selector(".js-plotly-plot", timeout=60_000)
         settle(page)
         legend = page.locator(".js-plotly-plot .legendtext").evaluate_all("els => els.map(e => e.textContent)")
-        assert "baseline" in legend and f"retriever-{LANGCHAIN}" in legend, legend
+        assert "Baseline" in legend and "LangChain demo" in legend, legend  # human names; ids in the tooltips
         screenshot(page, tmp_path / "curves-langchain.png")
+
+
+def test_the_import_panel_names_its_file_and_forgets_it_once_imported(
+    server: str, demo: Path, embed_cache: Path, tmp_path: Path
+) -> None:
+    """Issue 35: the name comes from the file; the button says which file it imports; after an import
+    the uploader is empty, so a file the uploader then refuses (70 MB) leaves nothing to import."""
+    sync_api = _chromium()
+    bench = state.load_benchmark(demo, available_datasets(demo), "full")
+    run = {q.query_id: [Snippet(s.file_path, s.start, s.end) for s in q.gold] for q in bench.queries}
+    good, big = tmp_path / "my run.jsonl", tmp_path / "big.jsonl"
+    good.write_text(write_jsonl({q.query_id: q for q in bench.queries}, run), encoding="utf-8")
+    big.write_bytes(b"x" * (70 * 1024 * 1024))
+    with sync_api.sync_playwright() as p, browser.chromium(p) as chrome:
+        page = chrome.new_page(viewport=browser.VIEWPORT)
+        page.goto(f"{server}/?{urlencode({'cols': f'baseline,{KEY}', 'k': 3})}")
+        wait_for_count(page, ".sac-hit", 2 * 3)
+        page.get_by_text("Import a run").click()
+        files = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+        name = page.get_by_role("textbox", name="Name")
+        files.set_input_files(str(good))
+        page.wait_for_function("() => [...document.querySelectorAll('input[aria-label=Name]')].some(e => e.value)")
+        assert name.input_value() == "my-run"  # from the file's name
+        button = page.get_by_role("button", name="Import and score")
+        assert button.inner_text() == f"Import and score my run.jsonl ({good.stat().st_size / 1024:.1f} KB) as my-run"
+        button.click()
+        page.get_by_text("Imported my-run: 66 queries (full)").wait_for(timeout=240_000)
+        settle(page)
+        assert name.input_value() == "" and button.is_disabled() and button.inner_text() == "Import and score"
+        files.set_input_files(str(big))
+        page.get_by_text("File must be 64.0MB or smaller").wait_for(timeout=60_000)
+        settle(page)
+        assert button.is_disabled() and name.input_value() == ""  # the imported file is not offered again
+        screenshot(page, tmp_path / "import-refused.png")
+    remove_run(embed_cache, "my-run")  # the session's shared cache: leave no imported run behind
+    (runs.demo_results_root(embed_cache) / runs.IMPORTED / "my-run.csv").unlink()
 
 
 def test_the_html_report_renders_offline_and_fetches_nothing(sweep_results: Path, tmp_path: Path) -> None:

@@ -13,13 +13,11 @@ import time
 from html import unescape
 from pathlib import Path
 
-import pytest
 from sqlalchemy import func, select
 from streamlit.testing.v1 import AppTest
 
-from sac_core.dashboard import compare, state
+from sac_core.dashboard import compare, demo_picks, state
 from sac_core.dashboard import review as rv
-from sac_core.dashboard.curves import demo_sweep, run_with_progress
 from sac_core.dashboard.review.db import AnswerLabel, Label, ReviewAnswer, ReviewChunk, ReviewItem
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets, ingest_folder, load_benchmark
@@ -27,28 +25,6 @@ from sac_core.experiments import Workspace
 
 TIMEOUT = 240  # seconds for a run: the first one builds the demo indexes
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-@pytest.fixture(scope="module")
-def results_dir(tmp_path_factory, embed_cache, prebuild) -> Path:
-    """A tiny demo sweep for the Curves page."""
-    demo = ensure_demo_corpus(embed_cache)
-    root = tmp_path_factory.mktemp("results")
-    sweep = demo_sweep(available_datasets(demo), chunk_sizes=(500,), prompts=("generic",))
-    run_with_progress(sweep, demo, embed_cache, root / sweep.name)
-    prebuild(demo, embed_cache)  # Compare finds its indexes saved, as after `sac index`
-    return root
-
-
-@pytest.fixture
-def env(monkeypatch, embed_cache, results_dir):
-    """No data directory (→ the embedded demo under the cache), a results root with one sweep."""
-    monkeypatch.delenv("SAC_DATA_DIR", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.setenv("SAC_CACHE_DIR", str(embed_cache))
-    monkeypatch.setenv("SAC_RESULTS_DIR", str(results_dir))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    return embed_cache
 
 
 def _app(page: str | None = None, **params: str) -> AppTest:
@@ -131,6 +107,28 @@ def test_compare_takes_the_selection_from_the_url(env):
     assert at.selectbox(key="cmp_query::demo_privacy").value == "demo_privacy/4"
     assert _cards(at) == 3 * 3
     assert "demo_privacy/4" in _shown(at)
+
+
+def test_compare_opens_on_the_typical_query_and_offers_the_demo_picks(env, results_dir):
+    """The default query is computed from the committed per-query results, never chosen by hand."""
+    demo = ensure_demo_corpus(env)
+    settings = state.Settings(state.resolve_data_source("", env), env, "full", available_datasets(demo), "file", 150)
+    bench = load_benchmark(demo, settings.datasets, "full")
+    cells = demo_picks.sweep_cells([results_dir], compare.compare_columns(settings.base_config()), bench)
+    assert cells is not None  # the tiny demo sweep ran the default columns' setting
+    found = demo_picks.picks(cells, 4)
+    typical = demo_picks.default_pick(found)
+    assert typical is not None
+    at = _app()
+    assert at.query_params["q"] == typical.query_id
+    captions = " ".join(_unmd(c.value).replace("\u2060", "") for c in at.caption)  # no autolink joiners
+    assert typical.label() in captions and "per-query results of demo" in captions
+    picker = at.selectbox(key="cmp_demo")
+    assert picker.value is None and len(picker.options) == len(found)
+    loss = next((p for p in found if p.kind != "typical" and p.query_id != typical.query_id), None)
+    if loss is not None:
+        picker.set_value(loss).run()
+        assert at.query_params["q"] == loss.query_id and at.selectbox(key="cmp_demo").value is None
 
 
 def test_compare_query_selection_and_free_text(env):
@@ -243,13 +241,19 @@ def test_curves_plots_the_sweep_and_the_dataset_selector_changes_it(env):
     assert len(lines) == 3 * 1 * 2
     assert any("Significance" in s.value for s in at.subheader)
     flips = at.dataframe[-1].value
-    assert {"query_id", "baseline", "change"} <= set(flips.columns) and len(flips) > 0
+    assert {"query", "Baseline", "change"} <= set(flips.columns) and len(flips) > 0  # issue 36: names, not ids
+    # issue 35: no server path in the sweep list; fractions shown as percentages like every other figure
+    assert at.selectbox(key="curves_sweep").options == ["demo"]  # was "demo (/tmp/…/results/demo)"
+    formats = {c: json.loads(d.proto.columns).get(c, {}).get("type_config", {}).get("format")
+               for d in at.dataframe for c in d.value.columns}  # fmt: skip
+    assert formats["mean of a"] == formats["mean of b"] == formats["Baseline"] == "%.1f%%"  # one decimal
+    assert formats["change"] == "%+.1f pts"
 
 
 def test_curves_means_table_shows_the_paper_beside_ours(env):
     at = _app("app_pages/curves.py")
     table = next(d.value for d in at.dataframe if "source" in d.value.columns)
-    assert "paper SAC" in set(table["source"]) and "baseline" in set(table["source"])
+    assert "paper SAC" in set(table["source"]) and "Baseline" in set(table["source"])
 
 
 def test_curves_without_results_says_how_to_make_them(env, monkeypatch, tmp_path):
@@ -272,7 +276,7 @@ def test_tune_answers_a_committed_stop_at_once_without_a_model(env, monkeypatch,
     monkeypatch.setattr("sac_core.engine.embedding.embedder.Embedder.__init__", no_model)
     at = _app("app_pages/tune.py")
     first = at.dataframe[0].value
-    assert set(first["index"]) == {"Baseline", "SAC generic"} and "previous" not in first.columns
+    assert set(first["method"]) == {"Baseline", "SAC generic"} and "previous" not in first.columns
     assert any("committed" in c.value for c in at.caption)
     marks = next(c.value for c in at.caption if c.value.startswith("⚡ instant:"))  # under the chunk slider
     assert marks == "⚡ instant: 500"  # the demo sweep covers chunk 500 only
@@ -518,10 +522,27 @@ def _shown_text(at: AppTest) -> str:
     parts = [e.value for e in (*at.main.markdown, *at.main.caption, *at.main.subheader, *at.main.info,
                                 *at.main.success, *at.main.warning)]  # fmt: skip
     parts.extend(str(p.proto.text) for p in at.main.get("progress"))
-    for widget in (*at.main.selectbox, *at.main.segmented_control, *at.main.button, *at.main.text_input):
+    for widget in (*at.main.selectbox, *at.main.segmented_control, *at.main.button, *at.main.text_input,
+                   *at.main.text_area):  # fmt: skip
         parts.append(str(widget.label))
         parts.extend(str(o) for o in getattr(widget, "options", []) or [])
     return "\n".join(parts)
+
+
+def _finish(url: str, session: str, reviewer: str) -> None:
+    """Every chunk of the session labelled and every query given a preference by ``reviewer``."""
+    db = rv.ReviewDB(url)
+    sid = rv.session_by_name(db, session).id
+    for position in range(rv.progress(db, sid, reviewer).items):
+        view = rv.item_view(db, sid, position, reviewer)
+        for _, column in view.columns:
+            for chunk in column:
+                if view.label(chunk.chunk_id) is None:
+                    rv.set_label(db, chunk.chunk_id, reviewer, "cant_tell")
+        if view.preference is None:
+            rv.set_preference(db, view.item_id, reviewer, rv.TIE)
+    assert rv.progress(db, sid, reviewer).finished
+    db.dispose()
 
 
 def test_a_short_blind_review_session_and_its_resume(env, tmp_path, monkeypatch):
@@ -560,9 +581,13 @@ def test_a_short_blind_review_session_and_its_resume(env, tmp_path, monkeypatch)
     other = _review("bob")  # another reviewer: blind again
     assert not [m for m in METHODS if m in _shown_text(other)]
 
-    again.segmented_control(key="rv_mode").set_value("Results").run()
+    again.segmented_control(key="rv_mode").set_value("Results").run()  # not finished: nothing by method
+    assert not again.exception and len(again.dataframe) == 0 and not again.get("download_button")
+    _finish(os.environ["SAC_REVIEW_DB"], "demo review", "alice")
+    again.run()
     assert not again.exception and len(again.dataframe) == 3
-    assert [d.label for d in again.get("download_button")] == ["Export 3 rows (CSV)", "Export 3 rows (JSONL)"]
+    csv, jsonl = (d.label for d in again.get("download_button"))
+    assert csv.endswith("rows (CSV)") and jsonl == csv.replace("CSV", "JSONL")
 
 
 def _demo_workspace(cache: Path) -> tuple[Workspace, tuple]:
@@ -616,6 +641,7 @@ def test_review_opens_a_session_of_this_data_folder_never_another_folders(env, t
     at.selectbox(key="rv_session").set_value("on LegalBench-RAG").run()
     assert not at.exception and _cards(at) == 0
     assert any("made on another data folder (legalbench-rag · lbr-mini · cuad)" in _unmd(w.value) for w in at.warning)
+    _finish(url, "on LegalBench-RAG", "alice")
     at.segmented_control(key="rv_mode").set_value("Results").run()  # its results can be read from here
     assert not at.exception and len(at.dataframe) == 3
     at.segmented_control(key="rv_mode").set_value("Review").run()
@@ -647,22 +673,22 @@ def _chunk_of(key: str) -> int:
 
 def test_review_keeps_every_note_with_or_without_a_label(env, tmp_path, monkeypatch):
     at, url = _open_review_session(env, tmp_path, monkeypatch)
-    notes = [w for w in at.text_input if w.key.startswith("rv_note::")]
+    notes = [w for w in at.text_area if w.key.startswith("rv_note::")]
     first = notes[0]
     first.input("a note before any label").run()
     assert not at.exception
     assert _stored_labels(url)[_chunk_of(first.key)] == (None, "a note before any label")
     again = _review()  # a reload: the note is there
-    assert again.text_input(key=first.key).value == "a note before any label"
+    assert again.text_area(key=first.key).value == "a note before any label"
 
     # a note typed on the outlined chunk, then key 1: the label is stored with the note, not an empty one
     assert _chunk_of(first.key) == _chunk_of(notes[0].key)
-    again.text_input(key=first.key).input("typed, then labelled with key 1").run()
+    again.text_area(key=first.key).input("typed, then labelled with key 1").run()
     next(b for b in again.button if b.key == "rv_key::0").click().run()
     assert not again.exception
     assert _stored_labels(url)[_chunk_of(first.key)] == ("relevant", "typed, then labelled with key 1")
-    assert again.text_input(key=first.key).value == "typed, then labelled with key 1"
-    assert _review().text_input(key=first.key).value == "typed, then labelled with key 1"
+    assert again.text_area(key=first.key).value == "typed, then labelled with key 1"
+    assert _review().text_area(key=first.key).value == "typed, then labelled with key 1"
 
 
 def test_review_gives_no_hint_which_columns_share_a_chunk(env, tmp_path, monkeypatch):
@@ -682,8 +708,89 @@ def test_review_gives_no_hint_which_columns_share_a_chunk(env, tmp_path, monkeyp
     assert not at.exception
     assert at.segmented_control(key=one).value == at.segmented_control(key=other).value == "partly"
     assert _stored_labels(url)[_chunk_of(one)][0] == "partly"  # one label for the chunk
-    at.text_input(key=one.replace("rv_label", "rv_note")).input("shared note").run()
-    assert at.text_input(key=other.replace("rv_label", "rv_note")).value == "shared note"
+    at.text_area(key=one.replace("rv_label", "rv_note")).input("shared note").run()
+    assert at.text_area(key=other.replace("rv_label", "rv_note")).value == "shared note"
+
+
+def _on_query(at: AppTest) -> int:
+    """The query the reviewer is on (1-based), as the progress bar says."""
+    (bar,) = at.main.get("progress")
+    return int(re.search(r"you are on query (\d+)", bar.proto.text).group(1))
+
+
+def _click(at: AppTest, label: str) -> None:
+    next(b for b in at.button if b.label == label).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_next_open_goes_to_the_next_open_query_of_the_same_session(env, tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'review.sqlite'}"
+    monkeypatch.setenv("SAC_REVIEW_DB", url)
+    ws, cols = _demo_workspace(env)
+    queries = rv.sample_queries(ws.bench, ws.bench.datasets, 3, 1)
+    for name in ("older", "newer"):
+        plan = rv.SessionPlan(name, "a", "demo", cols, queries, 2, 5, {}, folder=_demo_folder(env))
+        rv.create_session(rv.ReviewDB(url), ws, plan)
+    at = _review()
+    assert at.selectbox(key="rv_session").value == "newer" and _on_query(at) == 1
+    at.selectbox(key="rv_session").set_value("older").run()
+    _click(at, "Skip ▶")
+    assert _on_query(at) == 2
+    _click(at, "Next open")  # an older session: stays in it, on the next open query
+    assert at.selectbox(key="rv_session").value == "older" and _on_query(at) == 3
+    _click(at, "Next open")  # on query 3 with queries 1 and 2 open: round to query 1
+    assert at.selectbox(key="rv_session").value == "older" and _on_query(at) == 1
+
+
+def test_results_by_method_stay_hidden_from_a_reviewer_still_blind(env, tmp_path, monkeypatch):
+    """The leak of the issue: label a chunk only column A returned, open Results, see which method's count
+    rose. Until the reviewer has finished, Results show no method at all, and say why."""
+    at, url = _open_review_session(env, tmp_path, monkeypatch)
+    for _ in range(3):
+        labels = [w.key for w in at.segmented_control if w.key.startswith("rv_label::")]
+        alone = [k for k in labels if sum(_chunk_of(o) == _chunk_of(k) for o in labels) == 1]
+        if alone:
+            break
+        _click(at, "Skip ▶")
+    at.segmented_control(key=alone[0]).set_value("relevant").run()  # a chunk only one column returned
+    at.segmented_control(key="rv_mode").set_value("Results").run()
+    assert not at.exception
+    shown = _shown_text(at) + "".join(str(d.value) for d in at.dataframe)
+    assert not [m for m in METHODS if m in shown] and len(at.dataframe) == 0  # no count by method, no export
+    assert not at.get("download_button")
+    (why,) = [_unmd(i.value) for i in at.main.info if "hidden" in i.value]
+    assert "hidden until you have finished this session (0 of 3 queries done)" in why
+    assert "which column is which method" in why
+    _finish(url, "notes", "alice")  # finished: every column was revealed to alice anyway
+    at.run()
+    assert len(at.dataframe) == 3 and any(m in "".join(str(d.value) for d in at.dataframe) for m in METHODS)
+    bob = _review("bob")  # another reviewer, still blind
+    bob.segmented_control(key="rv_mode").set_value("Results").run()
+    assert len(bob.dataframe) == 0 and any("0 of 3 queries done" in _unmd(i.value) for i in bob.info)
+
+
+def test_review_shows_no_server_path(env, tmp_path, monkeypatch):
+    at, _ = _open_review_session(env, tmp_path, monkeypatch)
+    shown = _unmd(_shown_text(at))
+    assert str(tmp_path) not in shown and "sqlite" not in shown and "review database" in shown
+
+
+def test_a_new_session_while_an_index_builds_names_the_methods_it_would_lack(env, demo_dir, tmp_path, monkeypatch):
+    cache = tmp_path / "fresh-cache"  # only the baseline's index saved
+    monkeypatch.setenv("SAC_CACHE_DIR", str(cache))
+    monkeypatch.setenv("SAC_DATA_DIR", str(demo_dir))
+    monkeypatch.setenv("SAC_REVIEW_DB", f"sqlite:///{tmp_path / 'review.sqlite'}")
+    datasets = available_datasets(demo_dir)
+    settings = state.Settings(state.resolve_data_source(str(demo_dir), cache), cache, "lbr-mini", datasets, "file", 150)
+    bench = load_benchmark(demo_dir, datasets, "lbr-mini")
+    Workspace.open(bench, compare.compare_columns(settings.base_config(), ["baseline"]), demo_dir, cache, save=True)
+    at = _review()
+    at.segmented_control(key="rv_mode").set_value("New session").run()
+    assert not at.exception
+    (warning,) = [_unmd(w.value) for w in at.main.warning if "Still being built" in w.value]
+    assert "SAC generic" in warning and "SAC expert" in warning and "reviews only the methods offered" in warning
+    assert at.multiselect(key="rv_new_methods").options == ["Baseline"]
+    _wait_for_builds(cache)  # leave no build running
 
 
 def _stored_answer_labels(url: str) -> dict[int, tuple[str | None, str]]:
@@ -706,7 +813,7 @@ def test_review_labels_each_columns_answer_blind_and_results_count_it(env, tmp_p
     assert list(answers[0].options) == [
         "correct", "wrong document", "unsupported by the excerpts", "can't tell"]  # fmt: skip
     first = int(answers[0].key.split("::")[1])
-    at.text_input(key=f"rv_anote::{first}").input("a note before the label").run()
+    at.text_area(key=f"rv_anote::{first}").input("a note before the label").run()
     assert _stored_answer_labels(url) == {first: (None, "a note before the label")}  # saved without a label
     at.segmented_control(key=answers[0].key).set_value("unsupported").run()
     assert not at.exception
@@ -718,17 +825,18 @@ def test_review_labels_each_columns_answer_blind_and_results_count_it(env, tmp_p
 
     again = _review()  # a reload: the label and the note are there
     assert again.segmented_control(key=answers[0].key).value == "unsupported"
-    assert again.text_input(key=f"rv_anote::{first}").value == "a note before the label"
+    assert again.text_area(key=f"rv_anote::{first}").value == "a note before the label"
     _review("bob")  # another reviewer sees the same answers: written once
     db = rv.ReviewDB(url)
     with db.session() as s:
         assert s.scalar(select(func.count()).select_from(ReviewAnswer)) == 3
         item_id = s.get(ReviewAnswer, first).item_id
     method = rv.method_of(db, item_id, "A")
+    _finish(url, "notes", "alice")
     again.segmented_control(key="rv_mode").set_value("Results").run()
     assert not again.exception and len(again.dataframe) == 3
     table = again.dataframe[1].value.set_index("method")
-    assert table.loc[method, "unsupported"] == 1 and table["labels"].sum() == 1
+    assert table.loc[method, "unsupported by the excerpts"] == 1 and table["labelled answers"].sum() == 1
     assert "Answers by method" in [h.value for h in again.subheader]
 
 
@@ -790,7 +898,7 @@ def test_curves_opens_a_flipped_query_in_compare_in_the_same_session(env):
     assert "open" not in flips.columns  # no link column: it opened a new tab on the server's default data
     pick = at.selectbox(key="curves_open_pick")
     pick.set_value(1).run()
-    query_id, dataset = flips["query_id"].iloc[1], flips["dataset"].iloc[1]
+    query_id, dataset = flips["query"].iloc[1], flips["dataset"].iloc[1]
     next(b for b in at.button if b.key == "curves_open").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key=f"cmp_query::{dataset}").value == query_id  # this query, not the default one

@@ -1,94 +1,166 @@
-"""One module + one registration: a toy method defined in this file alone runs in ``sac evaluate``
-and as a Compare column, without touching any other module of the project."""
+"""CONTRIBUTING's recipe for a retrieval method, followed step by step with a package outside the
+repository: its two blocks (the module, the ``pyproject.toml``) are written into a temporary
+folder, and the method then runs in ``sac evaluate`` (named by ``--plugin``, by ``$SAC_PLUGINS``,
+or found through the entry point of the installed package), in ``sac sweep``, as a Compare column,
+in a Review session and in Tune (answered from the sweep's cells, and built in the background)."""
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from sac_core.cli import main
-from sac_core.dashboard import compare, state
-from sac_core.engine.data import available_datasets
-from sac_core.engine.retrieval import Hit, Pool, build_pool
-from sac_core.experiments import METHODS, Method, OpenContext, Opened, Preset, RunConfig, Workspace
+from sac_core.dashboard import review as rv
+from sac_core.dashboard import state
+from sac_core.experiments import METHODS
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-_WORD = re.compile(r"\w+")
-
-
-class OverlapRanker:
-    """Chunks ranked by how many distinct words of the query they contain (ties: pool order)."""
-
-    def __init__(self, pool: Pool) -> None:
-        self.pool = pool
-        self.words = [set(_WORD.findall(c.text.lower())) for c in pool.chunks]
-
-    def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
-        out = []
-        for query in queries:
-            asked = set(_WORD.findall(query.lower()))
-            scores = [len(asked & words) for words in self.words]
-            best = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
-            out.append([Hit(self.pool.chunks[i], float(scores[i])) for i in best])
-        return out
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+NAME, TITLE, MODULE = "word-overlap", "Word overlap (toy)", "toy_plugin"
 
 
-class WordOverlap(Method[RunConfig]):
-    """A toy method: no model, no index; chunked as the run says, ranked by shared words."""
-
-    name = "word-overlap"
-    title = "Word overlap (toy)"
-
-    def open(self, config: RunConfig, ctx: OpenContext) -> Opened:
-        pool = build_pool(
-            ctx.bench.documents,
-            chunker=config.chunker,
-            chunk_size=config.chunk_size,
-            chunk_overlap=config.chunk_overlap,
-        )
-        return Opened(OverlapRanker(pool))
-
-    def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
-        return {self.name: Preset(self.title, base.with_(method=self.name))}
+def recipe_block(first_line: str) -> str:
+    """The fenced block of CONTRIBUTING.md whose first line is ``first_line``: the recipe as written."""
+    blocks = re.findall(r"^```\w+\n(.*?)^```", (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8"), re.M | re.S)
+    (block,) = [b for b in blocks if b.startswith(first_line + "\n")]
+    return block
 
 
-@pytest.fixture
-def toy() -> Iterator[WordOverlap]:
-    method = METHODS.register(WordOverlap())
-    yield method
-    METHODS.unregister(method.name)
+@pytest.fixture(scope="module")
+def package(tmp_path_factory) -> Path:
+    """Steps 1 and 2: the module of the recipe, in a folder of its own outside the repository."""
+    root = tmp_path_factory.mktemp("word-overlap-package")
+    (root / f"{MODULE}.py").write_text(recipe_block(f"# {MODULE}.py"), encoding="utf-8")
+    (root / "pyproject.toml").write_text(recipe_block("# pyproject.toml"), encoding="utf-8")
+    return root
 
 
-def test_a_registered_method_runs_in_sac_evaluate(toy, demo_dir: Path, tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("SAC_CACHE_DIR", str(tmp_path / "cache"))
+@pytest.fixture(scope="module")
+def installed(package, tmp_path_factory) -> Path:
+    """Step 3's entry point: the package installed by pip (into a folder of its own rather than the
+    shared venv: a ``.dist-info`` with its ``entry_points.txt``, which is what an installed package is)."""
+    site = tmp_path_factory.mktemp("site-packages")
+    args = ["install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index", "--target", str(site)]
+    subprocess.run([sys.executable, "-m", "pip", *args, str(package)], check=True, capture_output=True)
+    assert list(site.glob("sac_word_overlap-*.dist-info/entry_points.txt"))
+    return site
+
+
+def sac(*args: str, path: Path | None = None, plugins: str = "", cache: Path | None = None):
+    """``sac …`` in a fresh process, which knows the method only through the plug-in mechanisms."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SAC_DATA_DIR", "OPENAI_API_KEY", "SAC_PLUGINS")}
+    env["PYTHONPATH"] = os.pathsep.join(str(p) for p in (path, ROOT) if p is not None)
+    env.update(SAC_PLUGINS=plugins, HF_HUB_OFFLINE="1")
+    if cache is not None:
+        env["SAC_CACHE_DIR"] = str(cache)
+    return subprocess.run([sys.executable, "-m", "sac_core.cli", *args], env=env, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("demo") / "lbr"
+    done = sac("demo", str(folder))
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+@contextmanager
+def loaded_here(path: Path) -> Iterator[None]:
+    """The plug-in importable in this process (as ``PYTHONPATH`` makes it), forgotten afterwards."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(path))
+        try:
+            yield
+        finally:
+            METHODS.unregister(NAME)
+            sys.modules.pop(MODULE, None)
+
+
+def evaluate_args(demo: Path, out: Path) -> list[str]:
+    return ["evaluate", "--data", str(demo), "--protocol", "full", "--method", NAME, "--k", "1,4", "--out", str(out)]
+
+
+def test_step_3_sac_plugin_or_sac_plugins_runs_it_in_sac_evaluate(package, demo, tmp_path):
+    unknown = sac(*evaluate_args(demo, tmp_path / "no.csv"), cache=tmp_path / "cache")
+    assert unknown.returncode == 2 and f"'{NAME}' is not one of" in unknown.stderr  # not built in
     out = tmp_path / "toy.csv"
-    args = ["evaluate", "--data", str(demo_dir), "--protocol", "full", "--method", toy.name, "--k", "1,4"]
-    assert main([*args, "--out", str(out), "--quiet"]) == 0
+    done = sac("--plugin", MODULE, *evaluate_args(demo, out), "--quiet", path=package, cache=tmp_path / "cache")
+    assert done.returncode == 0, done.stderr
     table = pd.read_csv(out)
-    assert set(table["variant"]) == {"word-overlap"} and set(table["method"]) == {"word-overlap"}
+    assert set(table["variant"]) == {NAME} and set(table["method"]) == {NAME}
     assert set(table["k"]) == {1, 4} and "ALL" in set(table["dataset"])
     assert table["recall"].between(0, 1).all() and (table[table["k"] == 4]["recall"] > 0).any()
     assert not list((tmp_path / "cache").glob("embeddings/*.db"))  # no model ran, nothing embedded
+    again = sac(*evaluate_args(demo, tmp_path / "env.csv"), "--quiet", path=package, plugins=MODULE)
+    assert again.returncode == 0, again.stderr
+    scores = ["dataset", "k", "drm", "precision", "recall"]
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "env.csv")[scores], table[scores])
+    index = sac("index", "--data", str(demo), "--protocol", "full", "--method", NAME, path=package, plugins=MODULE)
+    assert index.returncode == 0 and f"method '{NAME}' has no index to build" in index.stdout
 
 
-def test_a_registered_method_is_a_compare_column(toy, embed_cache: Path, monkeypatch) -> None:
-    demo = state.ensure_demo_corpus(embed_cache)
-    datasets = available_datasets(demo)
-    base = state.Settings(state.resolve_data_source("", embed_cache), embed_cache, "full", datasets, "file", 150)
-    assert compare.method_choices(base.base_config())[toy.name] == toy.title
-    bench = state.load_benchmark(demo, datasets, "full")
-    baseline = compare.compare_columns(base.base_config(), ["baseline"])
-    Workspace.open(bench, baseline, demo, embed_cache, save=True)  # the baseline column is prebuilt
-    for name in ("SAC_DATA_DIR", "OPENAI_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("SAC_CACHE_DIR", str(embed_cache))
+def test_step_3_an_installed_package_is_found_by_its_entry_point(installed, demo, tmp_path):
+    out = tmp_path / "installed.csv"
+    done = sac(*evaluate_args(demo, out), "--quiet", path=installed, cache=tmp_path / "cache")  # nothing named
+    assert done.returncode == 0, done.stderr
+    assert set(pd.read_csv(out)["variant"]) == {NAME}
+    with loaded_here(installed):  # the dashboard's loader at start: the entry points, then $SAC_PLUGINS
+        assert state.load_plugins() == () and NAME in METHODS
+    assert NAME not in METHODS
+
+
+@pytest.fixture(scope="module")
+def swept(package, demo, tmp_path_factory) -> Path:
+    """Step 4: a sweep file names the method; its cells land in this cache (where Tune finds them)."""
+    root = tmp_path_factory.mktemp("swept")
+    config = root / "toy.toml"
+    config.write_text(
+        f'name = "toy"\n[base]\nprotocol = "full"\ndatasets = ["demo_nda", "demo_privacy"]\n'
+        f'[[grid]]\nmethod = ["{NAME}"]\nchunk_size = [500]\n',
+        "utf-8",
+    )
+    done = sac("sweep", "--config", str(config), "--data", str(demo), "--out", str(root / "out"), "--quiet",
+               path=package, plugins=MODULE, cache=root / "cache")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+def test_step_4_sac_sweep_runs_a_sweep_file_that_names_it(swept):
+    results = pd.read_csv(swept / "out" / "results.csv")
+    assert set(results["variant"]) == {NAME} and set(results["chunk_size"]) == {500}
+    assert (results["recall"] > 0).any()
+
+
+@pytest.fixture(scope="module")
+def dashboard(package, tmp_path_factory) -> Iterator[Path]:
+    """The dashboard started with ``$SAC_PLUGINS`` naming the module (on the path, as for ``sac``);
+    the server loads it once, when its first page runs."""
+    folder = tmp_path_factory.mktemp("dashboard")
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("SAC_DATA_DIR", "OPENAI_API_KEY", "SAC_RETRIEVERS"):
+            mp.delenv(name, raising=False)
+        mp.setenv("SAC_PLUGINS", MODULE)
+        mp.setenv("SAC_RESULTS_DIR", str(folder / "no-results"))
+        mp.setenv("SAC_REVIEW_DB", f"sqlite:///{folder / 'review.sqlite'}")
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        assert NAME not in METHODS  # the test process has not imported it: the app's start will
+        with loaded_here(package):
+            yield folder
+
+
+def test_step_4_compare_shows_it_as_a_column_and_review_reviews_it(dashboard, prebuilt, embed_cache, monkeypatch):
+    monkeypatch.setenv("SAC_CACHE_DIR", str(embed_cache))  # the demo with Compare's indexes saved
     at = AppTest.from_file(APP, default_timeout=240)
-    at.query_params["cols"] = f"baseline,{toy.name}"
+    at.query_params["cols"] = f"baseline,{NAME}"
     at.query_params["k"] = "3"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -97,4 +169,42 @@ def test_a_registered_method_is_a_compare_column(toy, embed_cache: Path, monkeyp
     html = "".join(m.value for m in at.main.markdown)
     assert html.count('<div class="sac-hit ') == 2 * 3  # both columns, k = 3
     assert len(at.metric) == 2 * 3  # DRM, precision, recall against gold for the toy column too
-    assert at.query_params["cols"] == f"baseline,{toy.name}"
+
+    at.switch_page("app_pages/review.py")
+    at.run()
+    at.text_input(key="rv_name").input("alice").run()
+    at.segmented_control(key="rv_mode").set_value("New session").run()
+    methods = at.multiselect(key="rv_new_methods")
+    assert list(methods.options) == ["Baseline", TITLE] and list(methods.value) == ["Baseline", TITLE]
+    at.text_input(key="rv_new_name").input("toy review").run()
+    at.number_input(key="rv_new_size").set_value(2).run()
+    at.slider(key="rv_new_k").set_value(2).run()
+    next(b for b in at.button if b.key == "rv_create").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    (session,) = rv.ReviewDB(os.environ["SAC_REVIEW_DB"]).sessions()
+    assert [m["name"] for m in session.methods] == ["Baseline", TITLE]
+    assert [m["config"]["method"] for m in session.methods] == ["baseline", NAME]
+
+
+def test_step_4_tune_offers_it_answers_from_the_sweep_and_builds_other_stops(dashboard, swept, monkeypatch):
+    cache = swept / "cache"  # the sweep's cells (on `sac demo`'s copy of the demo: the same cells anywhere)
+    monkeypatch.setenv("SAC_CACHE_DIR", str(cache))
+    at = AppTest.from_file(APP, default_timeout=240)
+    at.switch_page("app_pages/tune.py")  # straight to Tune (Compare would build its indexes in this cache)
+    at.run()
+    methods = at.multiselect(key="tune_methods")
+    assert TITLE in methods.options and list(methods.value) == ["baseline", "sac"]  # as before, unless chosen
+    methods.set_value([NAME]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert set(at.dataframe[0].value["method"]) == {TITLE}
+    assert any("computed here" in c.value for c in at.caption)  # the sweep's cell, no computing
+
+    at.select_slider(key="tune_chunk").set_value(300).run()  # a stop nothing computed
+    assert any("not computed yet" in w.value for w in at.warning)
+    next(b for b in at.button if b.label == "Build this setting in the background").click().run()
+    deadline = time.monotonic() + 300  # a worker process imports the plug-in's module and evaluates the cell
+    while not at.dataframe and time.monotonic() < deadline:
+        time.sleep(1)
+        at.run()
+    assert not at.exception and at.dataframe, [f.read_text() for f in (cache / "builds").glob("*.json")]
+    assert set(at.dataframe[0].value["method"]) == {TITLE} and "At k = 8" in [s.value for s in at.subheader]

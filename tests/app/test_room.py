@@ -383,7 +383,7 @@ def test_point_5_urls_and_hosts_in_names_never_become_links(room: Room, page) ->
     _choose(page, "Sweep", "http-sweep")
     page.wait_for_selector("text=queries whose", timeout=60_000)
     caption = _main(page).replace("\u2060", "")
-    assert f"differs between baseline and sac-http://{EVIL}/x-www.{EVIL}" in caption
+    assert f"differs between Baseline and sac-http://{EVIL}/x-www.{EVIL}" in caption
     assert not [a for a in _links(page) if EVIL in a]
 
 
@@ -413,7 +413,7 @@ def test_point_9_five_compare_columns_and_three_review_columns_at_1280_px(room: 
     assert _overflowing(page, '[data-testid="stButton"] button') == []
     assert _overflowing(page, '[role="radiogroup"][aria-label^="Label of"] button') == []
     names = " ".join(page.locator('[role="radiogroup"][aria-label^="Label of"]').first.all_inner_texts())
-    assert "wrong document" in names and "can't tell" in names
+    assert "wrong doc" in names and "can't tell" in names  # issue 36: short names, five in one row
     assert page.locator(".sac-answer").count() == 3  # each column's answer, above its chunks
     assert page.locator('[role="radiogroup"][aria-label^="Answer label of"]').count() == 3
     assert _overflowing(page, '[role="radiogroup"][aria-label^="Answer label of"] button') == []
@@ -568,7 +568,7 @@ def test_point_7_the_openai_provider_without_a_network_ends_with_a_message_and_t
         page.goto(server.url)
         page.wait_for_selector("text=Demo corpus", timeout=60_000)
         settle(page)
-        _choose(page, "Summary provider", "openai (API, needs a key)")
+        _choose(page, "Summary provider", "openai (needs a key)")
         page.get_by_role("button", name="Request the summaries").click()
         page.wait_for_selector("text=Could not open the index", timeout=180_000)
         settle(page)

@@ -10,10 +10,12 @@ from pathlib import Path
 import diskcache
 import pytest
 
-from sac_core.dashboard.builds import BuildJob, BuildManager, BuildStatus, fmt_duration, read_status
+from sac_core.dashboard import builds
+from sac_core.dashboard.builds import BuildJob, BuildManager, BuildStatus, fmt_duration, read_status, run_job
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.embedding import Embedder
-from sac_core.experiments import RunConfig
+from sac_core.experiments import OpenContext, PluginError, RunConfig
+from sac_core.experiments.cells import CellCache
 from sac_core.experiments.index_store import check_index
 from sac_core.experiments.sweep import cell_id
 
@@ -49,7 +51,7 @@ def test_two_requests_share_one_build_that_reports_progress_and_ends_with_a_fres
     first = manager.request(job)
     second = manager.request(job)  # another session asks for the same index
     assert first.key == second.key
-    running = _wait(manager, job.key, lambda s: s.state == "running" and s.done > 0)
+    running = _wait(manager, job.key, lambda s: s.stage == "embedding chunks" and s.done > 0)
     assert running.total > running.done > 0 and running.rate > 0 and running.eta_s is not None
     assert "texts/s" in running.describe() and "left" in running.describe()
     pid = running.pid
@@ -62,6 +64,24 @@ def test_two_requests_share_one_build_that_reports_progress_and_ends_with_a_fres
     queries = Embedder(CONFIG.model, cache, backend=CONFIG.backend)
     queries.encode([q.text for q in bench.queries], progress=False)
     assert queries.encoded == 0  # the build embedded the benchmark's queries too: Compare needs no model for them
+
+
+def test_a_first_build_reports_real_fractions_with_time_left(
+    slow_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Documents chunked, then chunks embedded: each stage's fraction rises to 1 and says the time left."""
+    seen: list[BuildStatus] = []
+    monkeypatch.setattr(builds, "REPORT_EVERY", 0.0)  # every report written
+    monkeypatch.setattr(builds, "write_status", lambda path, status: seen.append(status))
+    run_job(BuildJob("index", slow_data, tmp_path / "cache", CONFIG, "Baseline"), tmp_path / "status.json")
+    stages = list(dict.fromkeys(s.stage for s in seen))
+    assert stages.index("chunking documents") < stages.index("embedding chunks") and seen[-1].state == "done"
+    for stage, unit in (("chunking documents", "documents"), ("embedding chunks", "texts")):
+        steps = [s for s in seen if s.stage == stage]
+        fractions = [s.fraction for s in steps]
+        assert fractions == sorted(fractions) and fractions[-1] == 1 and len(set(fractions)) > 1, (stage, fractions)
+        assert all(s.unit == unit for s in steps)
+        assert any(" left" in s.describe() and f"{unit}/s" in s.describe() for s in steps if s.done < s.total)
 
 
 def test_cancel_stops_the_worker_and_keeps_what_it_embedded(manager: BuildManager, slow_data: Path, tmp_path: Path):
@@ -85,15 +105,15 @@ def test_a_killed_worker_is_reported_and_a_new_request_resumes_from_the_cache(
     cache = tmp_path / "cache"
     job = BuildJob("index", slow_data, cache, CONFIG, "Baseline")
     manager.request(job)
-    running = _wait(manager, job.key, lambda s: s.state == "running" and s.done >= 64)
+    running = _wait(manager, job.key, lambda s: s.state == "running" and s.unit == "texts" and s.done >= 64)
     os.kill(running.pid, signal.SIGKILL)  # a crash
     failed = _wait(manager, job.key, lambda s: not s.active)
     assert failed.state == "failed" and "worker stopped" in failed.error
     kept = _embedded(cache)
     assert kept >= 64
     manager.request(job)
-    resumed = _wait(manager, job.key, lambda s: s.state == "running" and s.total > 0)
-    assert resumed.total == running.total - kept  # only what was not embedded yet
+    resumed = _wait(manager, job.key, lambda s: s.state == "running" and s.unit == "texts" and s.total > 0)
+    assert running.unit == "texts" and resumed.total == running.total - kept  # only what was not embedded yet
     assert _wait(manager, job.key, lambda s: not s.active).state == "done"
 
 
@@ -103,9 +123,9 @@ def test_a_cell_build_evaluates_every_query_into_the_sweep_cache(manager: BuildM
     manager.request(job)
     assert _wait(manager, job.key, lambda s: not s.active).state == "done"
     bench = load_benchmark(slow_data, CONFIG.datasets, CONFIG.protocol)
-    with diskcache.Cache(str(cache / "sweep_cells")) as cells:
-        hit = cells[cell_id(job.config, bench)]
-    assert len(hit["per_query"]) == len(bench.queries) * 2
+    with CellCache(cache) as cells:
+        hit = cells.get(cell_id(job.config, OpenContext.new(bench, slow_data, cache)))
+    assert hit is not None and len(hit.per_query) == len(bench.queries) * 2
 
 
 def test_a_failing_build_says_why(manager: BuildManager, tmp_path: Path) -> None:
@@ -118,3 +138,18 @@ def test_a_failing_build_says_why(manager: BuildManager, tmp_path: Path) -> None
 
 def test_durations_read_well():
     assert [fmt_duration(s) for s in (0.2, 45, 89, 200, 3900)] == ["1 s", "45 s", "89 s", "3 min", "1 h 05 min"]
+
+
+def test_a_job_names_the_modules_of_its_plugins_and_one_that_cannot_be_imported_fails_it(tmp_path: Path):
+    """The worker imports the job's plug-in modules before reading the config (a plug-in's method is
+    registered only by its module); one it cannot import: the build fails, the status names it."""
+    assert BuildJob("index", tmp_path, tmp_path, CONFIG, "Baseline").plugins == (
+        "sac_core.experiments.methods.baseline",
+    )
+    job = BuildJob("cell", tmp_path, tmp_path, CONFIG, "Mine", plugins=("no_such_plugin",))
+    path = tmp_path / "builds" / f"{job.key}.json"
+    with pytest.raises(PluginError):
+        run_job(job, path)
+    status = read_status(path)
+    assert status is not None and status.state == "failed" and status.key == job.key
+    assert status.error.startswith("plug-in module 'no_such_plugin' (the build's method or stage) cannot be imported")

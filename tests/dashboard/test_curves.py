@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import math
+import shutil
 
 import pandas as pd
 import pytest
 
 from sac_core.dashboard import curve_views, curves
 from sac_core.engine.data import available_datasets
-from sac_core.experiments import paper
+from sac_core.experiments import cells, paper
 
 NAN = float("nan")
 
@@ -69,6 +69,15 @@ def test_list_sweeps_finds_folders_and_a_root_that_is_one(sweep_dir, tmp_path):
     assert curves.list_sweeps([tmp_path]) == []
 
 
+def test_a_half_written_reidentify_folder_is_no_sweep(sweep_dir, tmp_path):
+    out, _ = sweep_dir
+    root = tmp_path / "results"
+    for name in ("demo", "demo.reidentified", "demo.v1"):  # what `sac reidentify` leaves while it runs
+        shutil.copytree(out, root / name)
+    assert [s.name for s in curves.list_sweeps([root])] == ["demo"]
+    assert [f.path.name for f in cells.iter_folders(root)] == ["demo"]
+
+
 def test_loose_evaluation_tables_form_a_folder_with_a_cell_per_file(sweep_dir, tmp_path):
     out, _ = sweep_dir
     df = curves.load_results(out / "results.csv").drop(columns=["cell"])
@@ -90,6 +99,37 @@ def test_load_results_rejects_other_tables(tmp_path):
     pd.DataFrame({"a": [1]}).to_csv(path, index=False)
     with pytest.raises(ValueError, match="not a sweep results table"):
         curves.load_results(path)
+
+
+def test_a_table_that_is_not_utf8_is_an_error_naming_it(tmp_path):
+    path = tmp_path / "old" / "results.csv"
+    path.parent.mkdir()
+    path.write_bytes("dataset,variant,k,drm,precision,recall\nCUAD é,baseline,1,0.5,0.1,0.2\n".encode("latin-1"))
+    (folder,) = curves.list_sweeps([tmp_path])
+    with pytest.raises(ValueError) as err:
+        curves.load_folder(folder)
+    assert str(err.value).startswith(f"{path}: not UTF-8")
+    with pytest.raises(ValueError, match=r"significance\.csv: not UTF-8"):
+        curves.read_table(_latin1(tmp_path / "significance.csv"))
+
+
+def _latin1(path):
+    path.write_bytes("variant_a,variant_b\né,b\n".encode("latin-1"))
+    return path
+
+
+def test_sweep_labels_name_the_folder_never_a_server_path(sweep_dir, tmp_path):
+    out, _ = sweep_dir
+    made_here = out.parent  # <cache>/results: the demo sweep and imported runs
+    (found,) = [f for f in curves.list_sweeps([made_here]) if f.path == out]
+    assert curves.sweep_label(found, made_here) == "demo (made in the dashboard)"
+    assert curves.sweep_label(found, tmp_path) == "demo"  # a committed one
+    loose = tmp_path / "mine"
+    loose.mkdir()
+    pd.read_csv(out / "results.csv").to_csv(loose / "baseline.csv", index=False)
+    (mine,) = curves.list_sweeps([tmp_path])
+    assert curves.sweep_label(mine, made_here) == "mine (loose tables)"
+    assert "/" not in curves.sweep_label(found, made_here) + curves.sweep_label(mine, tmp_path)
 
 
 def test_flipped_on_the_real_sweep_matches_a_hand_join(sweep_dir):
@@ -242,10 +282,22 @@ def test_means_figure_and_table_put_ours_beside_the_paper():
     assert "paper baseline, mean over k (Text, approx.)" in names
     table = curve_views.comparison_table(means, refs)
     assert list(table.columns) == ["source", "DRM", "precision", "recall"]
-    assert table.set_index("source").loc["sac"].tolist() == [20.0, 10.0, 40.0]
-    assert table.set_index("source").loc["paper SAC"].tolist() == [19.29, 11.03, 41.8]
+    assert table.set_index("source").loc["sac"].tolist() == ["20.0%", "10.0%", "40.0%"]  # percent, one decimal
+    assert table.set_index("source").loc["paper SAC"].tolist() == ["19.3%", "11.0%", "41.8%"]
     base = table.set_index("source").loc["paper baseline ≈"]
-    assert base["DRM"] == 67.0 and math.isnan(base["precision"])
+    assert base["DRM"] == "67.0%" and pd.isna(base["precision"])
+    named = curve_views.comparison_table(means, refs, names={"baseline": "Baseline", "sac": "SAC generic"})
+    assert list(named["source"])[:2] == ["Baseline", "SAC generic"]  # issue 36: names, not ids
+    named_bars = [t.name for t in curve_views.means_figure(means, refs, names={"sac": "SAC generic"}).data]
+    assert named_bars[:2] == ["baseline", "SAC generic"]
+    with_intervals = means.assign(
+        drm_low=[0.55, 0.15], drm_high=[0.65, 0.27], precision_low=[0.04, 0.09], precision_high=[0.06, 0.11],
+        recall_low=[0.25, 0.35], recall_high=[0.35, 0.45],
+    )  # fmt: skip
+    shown = curve_views.comparison_table(with_intervals, refs).set_index("source")
+    assert shown.loc["sac", "DRM"] == "20.0% ± 6.0" and shown.loc["baseline", "DRM"] == "60.0% ± 5.0"
+    bars = curve_views.means_figure(with_intervals, refs).data[1]
+    assert bars.error_y.array[0] == pytest.approx(7.0) and bars.error_y.arrayminus[0] == pytest.approx(5.0)
 
 
 def test_significance_view_filters_setting_and_variants():
@@ -345,3 +397,32 @@ def test_paper_matching():
     assert paper.matching(300, 150, 1.0) == []
     assert len(paper.matching(500, 150, 1.0, k=8)) == 4
     assert "mean over k" in main[0].label and "k=8" in paper.DRM_AT_8[0].label
+
+
+def test_significance_and_flips_read_in_words_and_percent():
+    sig = pd.DataFrame({"variant_a": ["baseline"], "variant_b": ["sac-file-generic-150"], "metric": ["drm"],
+                        "k": [8], "mean_a": [0.5], "mean_b": [0.25], "p_value": [0.01]})  # fmt: skip
+    names = {"baseline": "Baseline", "sac-file-generic-150": "SAC generic"}
+    shown = curve_views.significance_shown(sig, names)
+    assert list(shown.columns) == ["method a", "method b", "metric", "k", "mean of a", "mean of b", "p-value"]
+    assert shown.iloc[0].tolist()[:5] == ["Baseline", "SAC generic", "DRM", 8, 50.0]
+    flips = pd.DataFrame({"query_id": ["q/1"], "dataset": ["q"], "baseline": [0.5], "sac-file-generic-150": [1.0],
+                          "change": [0.5]})  # fmt: skip
+    shown = curve_views.flips_shown(flips, "baseline", "sac-file-generic-150", names)
+    assert list(shown.columns) == ["query", "dataset", "Baseline", "SAC generic", "change"]
+    assert shown.iloc[0].tolist() == ["q/1", "q", 50.0, 100.0, 50.0]
+
+
+def test_the_paper_table_reads_in_words_and_percent():
+    table = curve_views.paper_table()
+    assert {"chunk size", "summary length", "semantic weight", "metric", "value"} <= set(table.columns)
+    assert not [c for c in table.columns if "_" in c]
+    assert set(table["method"]) == {"Baseline", "SAC"} and set(table["metric"]) <= {"DRM", "precision", "recall"}
+    assert all(v.endswith("%") and len(v.split(".")[-1]) == 2 for v in table["value"])  # one decimal, then "%"
+
+
+def test_a_table_without_provenance_says_it_was_never_checked_against_the_data():
+    old = pd.DataFrame({"cell": ["a"], "variant": ["baseline"], "precision": [0.1]})
+    assert curves.provenance(old) == [curves.UNIDENTIFIED[:1].upper() + curves.UNIDENTIFIED[1:] + "."]
+    new = old.assign(sac_version="0.1.0", git_commit="1a2b3c4d5e6f7a8b", git_dirty="no", data_digest="abc")
+    assert curves.provenance(new) == ["Computed by sac-dashboard 0.1.0, commit 1a2b3c4d5e6f on data abc (1 cell)."]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from sac_core.dashboard import maps
@@ -65,3 +66,20 @@ def test_separation_of_two_far_apart_documents(tmp_path):
     vectors = np.vstack([a, b]) / np.linalg.norm(np.vstack([a, b]), axis=1, keepdims=True)
     sep = maps.cached_separation(tmp_path, vectors, ["a"] * 12 + ["b"] * 12)
     assert sep.own_share == 1.0 and sep.documents == 2 and (tmp_path / "separation.json").is_file()
+
+
+def test_colours_group_gold_against_other_documents_or_at_most_ten_datasets():
+    query = Query("ds/0", "ds", "q?", (Span("ds/a", 0, 5),))
+    frame = pd.DataFrame({"document": ["ds/a", "ds/b", "ds/a"], "dataset": ["ds"] * 3})
+    assert maps.colour_groups(frame, "gold", query) == ["gold document", "other documents", "gold document"]
+    assert maps.colour_groups(frame, "gold", None) == ["other documents"] * 3  # free text: no gold
+    many = pd.DataFrame({"document": [f"d{i}" for i in range(40)], "dataset": [f"set{i % 20}" for i in range(40)]})
+    groups = maps.colour_groups(many, "dataset", None)
+    assert len(set(groups)) == maps.MAX_LEGEND and "other datasets" in groups
+    retriever = _retriever(_unit(10), ["a"] * 5 + ["b"] * 5)
+    projection = maps.project(retriever.dense.vectors(), "pca")
+    frame = maps.points(retriever, projection)
+    frame = frame.assign(group=maps.colour_groups(frame, "gold", query))
+    fig = maps.map_figure(frame, retriever, projection, "group", None, query)
+    names = [t.name for t in fig.data if t.showlegend is not False]
+    assert names[:2] == ["other documents", "gold document"]  # the gold drawn on top of the grey

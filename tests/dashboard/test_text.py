@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from sac_core.dashboard import views
-from sac_core.dashboard.text import WORD_JOINER, esc, esc_attr, md, svg_text
+from sac_core.dashboard.text import WORD_JOINER, ZERO_WIDTH_SPACE, breakable, esc, esc_attr, md, svg_text
 from sac_core.engine.chunking import Chunk
 from sac_core.engine.data import Span
 from sac_core.engine.retrieval import Hit
@@ -203,3 +203,12 @@ def test_view_fragments_keep_their_own_tags_whatever_the_text(path: str, chunk: 
         got = [t for t in parsed(fragment).tags if t != "br"]
         want = [t for t in parsed(plain[name]).tags if t != "br"]
         assert got == want, (name, got, want)
+
+
+def test_breakable_lets_identifiers_wrap_at_their_parts_and_shows_the_same():
+    variant = "baseline+split+doc:summary300×8+bm25×0.125"
+    wrapped = breakable(variant)
+    assert wrapped.replace(ZERO_WIDTH_SPACE, "") == variant
+    assert wrapped.split(ZERO_WIDTH_SPACE) == ["baseline+", "split+", "doc:", "summary300×8+", "bm25×0.125"]
+    assert breakable("/srv/data/legalbench-rag/") == "/\u200bsrv/\u200bdata/\u200blegalbench-rag/"
+    assert breakable("a + b") == "a + b"  # a space already breaks there

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import math
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -18,8 +19,15 @@ DEMO = ("demo_nda", "demo_privacy")
 BASE = RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider="file"))
 
 
-def _results(rows: dict[str, dict[str, float]], k: int = 4) -> pd.DataFrame:
-    return pd.DataFrame([{"index": i, "k": k, **{m: v.get(m, 0.0) for m in METRICS}} for i, v in rows.items()])
+def _results(rows: dict[str, dict[str, float]], k: int = 4, half: float = 0.005) -> pd.DataFrame:
+    """Tune's table: each metric with a 95 % interval of ``half`` either side."""
+    return pd.DataFrame(
+        [
+            {"index": i, "k": k, **{m: v.get(m, 0.0) for m in METRICS},
+             **{m + s: v.get(m, 0.0) + d for m in METRICS for s, d in (("_low", -half), ("_high", half))}}
+            for i, v in rows.items()
+        ]
+    )  # fmt: skip
 
 
 def test_a_setting_is_a_baseline_and_a_sac_cell_on_the_pooled_corpus():
@@ -51,7 +59,7 @@ def test_committed_cells_answer_without_a_model_and_other_stops_do_not(published
 
     monkeypatch.setattr("sac_core.engine.embedding.embedder.Embedder.__init__", no_model)
     bench = load_benchmark(demo_dir, DEMO, "full")
-    lookup = tune.Lookup(tune.read_published([published]), tmp_path / "empty-cache")
+    lookup = tune.Lookup(tune.read_published([published]), tmp_path / "empty-cache", demo_dir)
     setting = tune.TuneSetting(500, "file", 150, 1.0)
     found = {name: lookup.find(cfg, bench) for name, cfg in setting.variants(BASE).items()}
     assert all(f is not None and f.source == "committed" for f in found.values())
@@ -74,10 +82,10 @@ def test_a_cell_computed_here_becomes_instant(published, demo_dir, tmp_path):
     cache = tmp_path / "cache"  # not the session cache: the Tune page tests expect chunk 300 not computed
     bench = load_benchmark(demo_dir, DEMO, "full")
     setting = tune.TuneSetting(300, "file", 150, 1.0)
-    lookup = tune.Lookup({}, cache)
+    lookup = tune.Lookup({}, cache, demo_dir)
     assert not all(lookup.available(c, bench) for c in setting.variants(BASE).values())
     run_sweep(Sweep("here", tuple(setting.variants(BASE).values())), demo_dir, cache, tmp_path / "o", progress=False)
-    found = [tune.Lookup({}, cache).find(c, bench) for c in setting.variants(BASE).values()]
+    found = [tune.Lookup({}, cache, demo_dir).find(c, bench) for c in setting.variants(BASE).values()]
     assert all(f is not None and f.source == "computed here" for f in found)
 
 
@@ -111,8 +119,38 @@ def test_diff_table_hand_computed():
     assert math.isnan(diff.loc[("SAC expert", "drm"), "previous"])
     assert diff.loc[("SAC expert", "drm"), "better"] is None
     view = tune.diff_view(tune.diff_table(new, old, 4), True)
-    assert view.loc[view["index"] == "SAC generic", "better"].tolist() == ["✓ better", "", "✗ worse"]
+    assert view.loc[view["method"] == "SAC generic", "verdict"].tolist() == ["✓ better", "no change", "✗ worse"]
+    assert view.loc[view["method"] == "SAC generic", "new"].tolist() == ["20.0% ± 0.5", "20.0% ± 0.5", "45.0% ± 0.5"]
+    assert view.loc[view["method"] == "SAC generic", "change"].tolist() == ["-10.0 pts", "±0.0 pts", "-5.0 pts"]
+    assert view.loc[view["method"] == "SAC expert", "previous"].tolist() == ["—"] * 3  # never "None" or "nan"
+
+
+def test_an_unchanged_value_is_never_better_even_with_a_zero_width_interval():
+    """Issue 36: Tune called +0.00 "✓ better" when every query scored the same (an interval of width 0)
+    and the previous value differed in the last bits of a float."""
+    old = _results({"Baseline": {"drm": 0.5 + 1e-12, "recall": 0.4}})
+    new = _results({"Baseline": {"drm": 0.5, "recall": 0.4002}}, half=0.0)
+    diff = tune.diff_table(new, old, 4).set_index(["index", "metric"])
+    assert diff.loc[("Baseline", "drm"), "better"] is None and diff.loc[("Baseline", "recall"), "better"] is None
+    view = tune.diff_view(tune.diff_table(new, old, 4), True).set_index("metric")
+    assert view.loc["DRM", "verdict"] == "no change" and view.loc["DRM", "change"] == "±0.0 pts"
+
+
+def test_a_change_within_the_new_values_interval_is_not_called_better_or_worse():
+    old = _results({"Baseline": {"drm": 0.50, "recall": 0.40}})
+    new = _results({"Baseline": {"drm": 0.5002, "recall": 0.43}}, half=0.02)  # DRM +0.02 pts, recall +3 pts
+    diff = tune.diff_table(new, old, 4).set_index(["index", "metric"])
+    assert diff.loc[("Baseline", "drm"), "better"] is None  # 0.50 lies inside [0.4802, 0.5202]
+    assert diff.loc[("Baseline", "recall"), "better"] is True  # 0.40 lies below [0.41, 0.45]
     assert "previous" not in tune.diff_view(tune.diff_table(new, None, 4), False).columns
+    view = tune.diff_view(tune.diff_table(new, old, 4), True).set_index("metric")
+    assert view.loc["DRM", "verdict"] == "no change" and view.loc["recall", "verdict"] == "✓ better"
+
+
+def test_the_full_table_reads_in_percent_with_intervals():
+    view = tune.full_view(_results({"Baseline": {"drm": 0.5, "precision": 0.1, "recall": 0.4}}))
+    assert list(view.columns)[:5] == ["method", "k", "DRM", "precision", "recall"]
+    assert view.iloc[0].tolist()[:5] == ["Baseline", 4, "50.0% ± 0.5", "10.0% ± 0.5", "40.0% ± 0.5"]
 
 
 def test_marks_and_the_figure():
@@ -120,7 +158,8 @@ def test_marks_and_the_figure():
     assert tune.instant_caption((0.25, 0.5, 1.0), {1.0, 0.5}) == "⚡ instant: 0.5, 1"
     assert tune.instant_caption((300,), set()) == "⚡ instant: none at the other sliders' values"
     fig = tune.curves_figure(pd.concat([_results({"Baseline": {"drm": 0.5}}, k=k) for k in (1, 4)]))
-    assert len(fig.data) == 3  # one line per metric panel for one index
+    assert len(fig.data) == 6  # per metric panel: one line and its interval band for one index
+    assert sum(1 for t in fig.data if t.fill == "toself") == 3
 
 
 def test_a_folder_with_a_bad_per_query_table_is_skipped_not_fatal(tmp_path, caplog):
@@ -130,3 +169,36 @@ def test_a_folder_with_a_bad_per_query_table_is_skipped_not_fatal(tmp_path, capl
     (tmp_path / "broken" / "per_query.csv.gz").write_bytes(b"not gzip at all")
     assert tune.read_published([tmp_path / "bad", tmp_path / "broken"]) == {}
     assert "per_query.csv.gz: not a per-query results table, skipped" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [tune.TuneSetting(), tune.TuneSetting(300, "extractive", 220, 0.25), tune.TuneSetting(800, "file", 300, 0.5)],
+)
+def test_the_baseline_and_sac_cells_are_those_tune_always_made(setting):
+    """Every method with presets can be shown now; baseline and SAC stay exactly the cells they were
+    (the committed grid answers them by id)."""
+    base = BASE.with_(chunk_overlap=10)
+    common = base.with_(
+        chunk_size=setting.chunk_size, chunk_overlap=0, semantic_weight=setting.semantic_weight, ks=tune.KS
+    )
+    summary = replace(base.summary, provider=setting.provider, prompt="generic", chars=setting.chars)
+    sac = "SAC extractive" if setting.provider == "extractive" else "SAC generic"
+    before = {
+        "Baseline": common.with_(method="baseline", summary=base.summary),
+        sac: common.with_(method="sac", summary=summary),
+    }
+    assert setting.variants(base) == before
+    presets = tune.method_presets(base, setting.provider, tune.DEFAULT_METHODS)
+    assert setting.variants(base, presets) == before
+
+
+def test_every_method_with_presets_is_offered_at_its_default_preset(monkeypatch):
+    monkeypatch.delenv("SAC_RETRIEVERS", raising=False)
+    offered = tune.tune_methods(BASE)
+    assert list(offered)[:2] == ["baseline", "sac"] and offered["sac"] == "SAC"
+    assert "retriever" not in offered  # no operator retrievers listed: no presets, nothing to vary
+    presets = tune.method_presets(BASE, "file", ["sac", "baseline"])
+    assert [p.title for p in presets.values()] == ["SAC generic", "Baseline"]  # in the order chosen
+    hybrid = tune.TuneSetting(400, "file", 300, 0.5).variants(BASE, presets)
+    assert hybrid["SAC generic"].summary.chars == 300 and hybrid["Baseline"].semantic_weight == 0.5

@@ -9,7 +9,7 @@ import pytest
 from sac_core.dashboard import views
 from sac_core.engine.chunking import Chunk
 from sac_core.engine.data import Span
-from sac_core.engine.retrieval import Hit
+from sac_core.engine.retrieval import Hit, Ranker
 
 FP = "nda/a.txt"
 
@@ -58,7 +58,15 @@ def test_hit_card_escapes_the_path():
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(1.0, "100%"), (0.0, "0%"), (1 / 3, "33.3%"), (0.5, "50%"), (0.15904, "15.9%"), (None, "—"), (float("nan"), "—")],
+    [
+        (1.0, "100.0%"),
+        (0.0, "0.0%"),
+        (1 / 3, "33.3%"),
+        (0.5, "50.0%"),
+        (0.15904, "15.9%"),
+        (None, "—"),
+        (float("nan"), "—"),
+    ],
 )
 def test_fmt_pct(value, text):
     assert views.fmt_pct(value) == text
@@ -152,7 +160,7 @@ def test_boundaries_html_draws_chunks_overlap_gaps_and_gold():
         '<sup class="cno">1</sup><span class="c0">abc</span>'
         '<sup class="cno">2</sup><span class="overlap">d</span>'
         '<span class="c1">e</span>'
-        '<span class="c1 gold">fg</span>'
+        '<span class="sac-anchor" id="sac-gold-5"></span><span class="c1 gold">fg</span>'
         '<span class="gap gold">h</span>'
         '<sup class="cno">3</sup><span class="c0 gold">i</span>'
         '<span class="c0">j</span>'
@@ -167,6 +175,17 @@ def test_boundaries_html_window_and_escaping():
     assert html == '<div class="sac-doc"><sup class="cno">2</sup><span class="c1">&#36;2 xyz</span></div>'
     full = views.boundaries_html(text, chunks, [], 0, len(text))
     assert "<b>" not in full and "&#60;b&#62;1&#60;&#47;b&#62;" in full and "<br>" in full
+
+
+def test_a_gold_span_has_an_anchor_to_jump_to_and_the_link_escapes_its_text():
+    text = "abcdefghij"
+    chunks = [Chunk(FP, 0, 10, text)]
+    html = views.boundaries_html(text, chunks, [Span(FP, 2, 6), Span(FP, 4, 8)], 0, 10)
+    assert html.count('class="sac-anchor"') == 2  # one per gold span, though they overlap
+    assert f'id="{views.gold_anchor(2)}"' in html and f'id="{views.gold_anchor(4)}"' in html
+    link = views.jump_link(views.gold_anchor(4), "↓ gold span <b>2</b>")
+    assert link.startswith('<a class="sac-jump" href="#sac&#45;gold&#45;4">')  # "#sac-gold-4" to a browser
+    assert link.endswith(">↓ gold span &#60;b&#62;2&#60;&#47;b&#62;</a>")
 
 
 def test_chunk_range_around_starts_a_little_before_the_span():
@@ -193,10 +212,14 @@ def test_trimmed_hit_card_shows_the_kept_text_and_greys_what_was_cut():
 
 
 def test_hit_cards_use_the_trimmed_card_only_for_trimmed_hits():
-    class Trimmer:
-        def __init__(self) -> None:
-            self.trimmed = {(FP, 5, 16): Chunk(FP, 0, 20, "aaaaa<bbbbbbbbb>cccc")}
-            self.inner = None
+    class Trimmer(Ranker):
+        """Says which chunk a hit was cut from (the trimming capability of the Ranker interface)."""
+
+        def search(self, queries, k, *, progress=False):
+            return [[] for _ in queries]
+
+        def trimmed_from(self, hit):
+            return Chunk(FP, 0, 20, "aaaaa<bbbbbbbbb>cccc") if (hit.chunk.start, hit.chunk.end) == (5, 16) else None
 
     hits = [Hit(Chunk(FP, 5, 16, "<bbbbbbbbb>"), 0.5), _hit("plain", start=30)]
     cards = views.hit_cards(Trimmer(), hits, [True, False], [])

@@ -2,7 +2,7 @@
 answer, stored in SQLite or a shared PostgreSQL database, with agreement and export (:mod:`.db`,
 :mod:`.sessions`, :mod:`.answers`, :mod:`.results`, :mod:`.transfer`)."""
 
-from ..labels import ANSWER_LABEL_NAMES, ANSWER_LABELS, LABEL_NAMES, LABELS
+from ..labels import ANSWER_LABEL_NAMES, ANSWER_LABELS, LABEL_NAMES, LABELS, SHORT_LABEL_NAMES
 from .answers import (
     ColumnAnswer,
     answer_box_html,
@@ -32,6 +32,7 @@ from .results import (
 )
 from .sessions import (
     LETTERS,
+    ChunkView,
     ItemView,
     Progress,
     SessionChoice,
@@ -52,6 +53,15 @@ from .sessions import (
     set_note,
     set_preference,
 )
+from .shown import (
+    MAX_NAME,
+    answers_by_method_shown,
+    by_method_shown,
+    kappa_text,
+    outlined_card,
+    reviewer_name,
+    win_rates_shown,
+)
 from .transfer import export, export_bytes, import_jsonl
 
 __all__ = [
@@ -61,7 +71,10 @@ __all__ = [
     "LABELS",
     "LABEL_NAMES",
     "LETTERS",
+    "MAX_NAME",
+    "SHORT_LABEL_NAMES",
     "TIE",
+    "ChunkView",
     "ColumnAnswer",
     "ItemView",
     "Progress",
@@ -76,8 +89,10 @@ __all__ = [
     "answer_label_table",
     "answer_labels",
     "answers_by_method",
+    "answers_by_method_shown",
     "blind_order",
     "by_method",
+    "by_method_shown",
     "card_anchor",
     "column_answers",
     "create_session",
@@ -89,10 +104,13 @@ __all__ = [
     "folder_key",
     "import_jsonl",
     "item_view",
+    "kappa_text",
     "label_table",
     "method_of",
+    "outlined_card",
     "preference_table",
     "progress",
+    "reviewer_name",
     "safe_url",
     "sample_queries",
     "session_by_name",
@@ -103,4 +121,5 @@ __all__ = [
     "set_note",
     "set_preference",
     "win_rates",
+    "win_rates_shown",
 ]

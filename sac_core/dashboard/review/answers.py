@@ -41,9 +41,16 @@ def excerpts(chunks: Sequence[ChunkView], texts: Mapping[int, str]) -> tuple[Exc
 
 
 def answer_of(row: ReviewAnswer) -> Answer:
-    """A stored answer as an :class:`Answer` (citations not checked against any gold)."""
+    """A stored answer as an :class:`Answer` (citations not checked against any gold; quotations
+    as stored, or found in the text for an answer stored before they were)."""
     citations = tuple(Citation(str(label), str(fp), int(start), int(end)) for label, fp, start, end in row.citations)
-    return Answer(row.text, citations, row.answerer, row.problem)
+    quotes = None if row.quotes is None else tuple((int(a), int(b)) for a, b in row.quotes)
+    return Answer(row.text, citations, row.answerer, row.problem, quotes=quotes)
+
+
+def quote_rows(answer: Answer) -> list[list[int]]:
+    """An answer's quotations as stored and exported: ``[start, end]`` each (characters of its text)."""
+    return [[a, b] for a, b in answer.quote_spans]
 
 
 def citation_rows(answer: Answer) -> list[list[object]]:
@@ -54,7 +61,8 @@ def citation_rows(answer: Answer) -> list[list[object]]:
 def store_answer(db: ReviewDB, item_id: int, method: str, answer: Answer) -> None:
     """Keep ``answer`` as the (item, method) answer unless one is stored already (that one stays)."""
     values = {"item_id": item_id, "method": method, "answerer": answer.answerer, "text": answer.text,
-              "citations": citation_rows(answer), "problem": answer.problem, "at": now()}  # fmt: skip
+              "citations": citation_rows(answer), "problem": answer.problem, "quotes": quote_rows(answer),
+              "at": now()}  # fmt: skip
     upsert(db, ReviewAnswer, values, ("item_id", "method"), ())
 
 

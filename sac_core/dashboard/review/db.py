@@ -14,8 +14,8 @@ another folder does not open it.
 
 Every statement goes through SQLAlchemy with bound parameters: no SQL is built from strings. The
 schema has a version (``review_meta``): a version-1 database (before ``folder`` and notes without a
-label) or a version-2 one (before the answers' tables) is upgraded in place when opened; any other
-version is refused with a clear error rather than misread. URLs are shown with the password hidden, and error messages are
+label), a version-2 one (before the answers' tables) or a version-3 one (before an answer's
+``quotes``) is upgraded in place when opened; any other version is refused with a clear error rather than misread. URLs are shown with the password hidden, and error messages are
 scrubbed of it.
 """
 
@@ -47,8 +47,8 @@ from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 DB_ENV = "SAC_REVIEW_DB"
-SCHEMA_VERSION = "3"
-UPGRADABLE = ("1", "2")
+SCHEMA_VERSION = "4"
+UPGRADABLE = ("1", "2", "3")
 TIE = "tie"
 
 
@@ -149,6 +149,9 @@ class ReviewAnswer(Base):
     text: Mapped[str] = mapped_column(Text)
     citations: Mapped[list] = mapped_column(JSON)  # [[label, file_path, start, end], ...] in order of first mention
     problem: Mapped[str | None] = mapped_column(Text, nullable=True)  # what is wrong with the answer, if anything
+    # [[start, end], ...]: the quotations in text (document characters, never citations); NULL: written
+    # before version 4, found in the text when shown
+    quotes: Mapped[list | None] = mapped_column(JSON, nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
@@ -257,15 +260,18 @@ class ReviewDB:
 
 
 def _upgrade(engine: Engine) -> None:
-    """Version 1 or 2 → 3 in one transaction. From 1: sessions get ``folder`` (unknown for old ones)
-    and a label may be NULL (a note alone; SQLite cannot drop NOT NULL, so it copies the labels into
-    a new table). From 2 (and 1): the answers' two tables are created; nothing else changes."""
+    """Version 1, 2 or 3 → 4 in one transaction. From 1: sessions get ``folder`` (unknown for old
+    ones) and a label may be NULL (a note alone; SQLite cannot drop NOT NULL, so it copies the labels
+    into a new table). From 2 (and 1): the answers' two tables are created. From 3: answers get
+    ``quotes`` (NULL for those stored before: found in their text when shown)."""
     with engine.begin() as conn:
         meta = conn.execute(select(Meta.value).where(Meta.key == "schema_version").with_for_update()).scalar()
         if meta not in UPGRADABLE:  # another server upgraded it meanwhile
             return
         if meta == "1":
             _upgrade_labels_from_1(engine, conn)
+        if meta == "3":
+            conn.execute(text("ALTER TABLE review_answers ADD COLUMN quotes JSON"))
         for table in ANSWER_TABLES:
             table.create(conn, checkfirst=True)  # type: ignore[attr-defined]
         conn.execute(update(Meta).where(Meta.key == "schema_version").values(value=SCHEMA_VERSION))

@@ -125,12 +125,14 @@ def _kappa(labels: pd.DataFrame, unit: str) -> tuple[int, int, float, str]:
 
 def answer_label_table(db: ReviewDB, session_id: int) -> pd.DataFrame:
     """One row per answer label: item, the answer (method, answerer, text, citations as
-    ``[label, file_path, start, end]``, problem), reviewer, label (None for a note alone), note."""
+    ``[label, file_path, start, end]``, problem, quotes as ``[start, end]`` or None when stored
+    before version 4), reviewer, label (None for a note alone), note."""
     with db.session() as s:
         rows = s.execute(
             select(ReviewItem.position, ReviewItem.query_id, ReviewItem.query_text, ReviewItem.order,
                    ReviewAnswer.id, ReviewAnswer.method, ReviewAnswer.answerer, ReviewAnswer.text,
-                   ReviewAnswer.citations, ReviewAnswer.problem, AnswerLabel.reviewer, AnswerLabel.label,
+                   ReviewAnswer.citations, ReviewAnswer.problem, ReviewAnswer.quotes, AnswerLabel.reviewer,
+                   AnswerLabel.label,
                    AnswerLabel.note, AnswerLabel.gold_shown, AnswerLabel.at)
             .join(ReviewAnswer, ReviewAnswer.item_id == ReviewItem.id)
             .join(AnswerLabel, AnswerLabel.answer_id == ReviewAnswer.id)
@@ -138,7 +140,7 @@ def answer_label_table(db: ReviewDB, session_id: int) -> pd.DataFrame:
             .order_by(ReviewItem.position, ReviewAnswer.method, AnswerLabel.reviewer)
         ).all()  # fmt: skip
     columns = ["position", "query_id", "query", "order", "answer_id", "method", "answerer", "answer", "citations",
-               "problem", "reviewer", "label", "note", "gold_shown", "at"]  # fmt: skip
+               "problem", "quotes", "reviewer", "label", "note", "gold_shown", "at"]  # fmt: skip
     return pd.DataFrame(rows, columns=columns)
 
 

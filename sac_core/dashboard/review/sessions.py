@@ -302,6 +302,19 @@ class Progress:
     preferences: int
     next_open: int | None  # the first position not done yet
     answer_labels: int = 0  # answers this reviewer labelled (not needed for an item to be done)
+    open_positions: tuple[int, ...] = ()  # every position not done yet, in order
+
+    @property
+    def finished(self) -> bool:
+        """Every query done: only then may this reviewer see results by method (before, they would
+        say which blind column is which method: label a chunk one column shows, watch a count rise)."""
+        return self.items > 0 and self.done == self.items
+
+    def open_after(self, position: int) -> int | None:
+        """The next position not done after ``position``, wrapping round to the first; None when no
+        other position is open (what "Next open" goes to)."""
+        others = [p for p in self.open_positions if p != position]
+        return next((p for p in others if p > position), others[0] if others else None)
 
 
 def progress(db: ReviewDB, session_id: int, reviewer: str) -> Progress:
@@ -324,8 +337,9 @@ def progress(db: ReviewDB, session_id: int, reviewer: str) -> Progress:
     done = [i.position for i in items if i.id in preferred and all(c in labelled for c in by_item.get(i.id, []))]
     open_ = [i.position for i in items if i.position not in set(done)]
     return Progress(
-        len(items), len(done), len(labelled), len(preferred), open_[0] if open_ else None, int(answered or 0)
-    )
+        len(items), len(done), len(labelled), len(preferred), open_[0] if open_ else None, int(answered or 0),
+        tuple(open_),
+    )  # fmt: skip
 
 
 def method_of(db: ReviewDB, item_id: int, letter: str) -> str:

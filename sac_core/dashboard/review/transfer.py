@@ -4,7 +4,8 @@ import JSONL back.
 A row names everything by content, not by database id: the session's name, the query id, the
 chunk's document and span ``[start, end)`` (a label) or the column's method (an answer label), the
 reviewer. An answer label's row carries the answer it judged (``answer``, ``citations`` as
-``[label, file_path, start, end]``, ``answerer``, ``answer_problem``): imported where that query has
+``[label, file_path, start, end]``, ``answerer``, ``answer_problem``, ``answer_quotes``: its
+quotations as ``[start, end]`` of the answer's characters): imported where that query has
 no answer for the method yet, the answer is stored with it; where another answer is stored, the
 import stops with an error rather than put the label on a text it was not given for. Importing
 upserts on the key, so a file imported twice, or into the database it came from, adds nothing twice.
@@ -22,13 +23,13 @@ import pandas as pd
 from sqlalchemy import select
 
 from ...engine.answers import Answer, Citation
-from .answers import answer_of, citation_rows, set_answer_label, store_answer
+from .answers import answer_of, citation_rows, quote_rows, set_answer_label, store_answer
 from .db import ReviewAnswer, ReviewChunk, ReviewDB, ReviewItem
 from .results import answer_label_table, label_table, preference_table
 from .sessions import SessionError, session_by_name, set_label, set_preference
 
 FIELDS = ("kind", "session", "position", "query_id", "query", "methods", "file_path", "start", "end", "gold_chars",
-          "method", "answer", "citations", "answerer", "answer_problem",
+          "method", "answer", "citations", "answerer", "answer_problem", "answer_quotes",
           "reviewer", "label", "choice", "note", "gold_shown", "at")  # fmt: skip
 
 
@@ -51,7 +52,9 @@ def _rows(db: ReviewDB, name: str) -> Iterator[dict]:
         yield {"kind": "answer_label", "session": name, "position": int(r.position), "query_id": r.query_id,
                "query": r.query, "methods": {m: i + 1 for i, m in enumerate(r.order)}, "method": r.method,
                "answer": r.answer, "citations": [list(c) for c in r.citations], "answerer": r.answerer,
-               "answer_problem": r.problem if isinstance(r.problem, str) else None, "reviewer": r.reviewer,
+               "answer_problem": r.problem if isinstance(r.problem, str) else None,
+               "answer_quotes": quote_rows(Answer(r.answer, (), r.answerer, quotes=_spans(r.quotes))),
+               "reviewer": r.reviewer,
                "label": r.label if isinstance(r.label, str) else None, "choice": None, "note": r.note,
                "gold_shown": bool(r.gold_shown), "at": r.at.isoformat()}  # fmt: skip
     for r in preference_table(db, session.id).itertuples(index=False):
@@ -66,7 +69,7 @@ def export_bytes(db: ReviewDB, name: str, fmt: str) -> tuple[bytes, int]:
     data = list(rows(db, name))
     if fmt == "csv":
         frame = pd.DataFrame(data, columns=list(FIELDS))
-        for column in ("methods", "citations"):  # JSON in a cell (empty where there is none)
+        for column in ("methods", "citations", "answer_quotes"):  # JSON in a cell (empty where there is none)
             frame[column] = [None if v is None else json.dumps(v, ensure_ascii=False) for v in frame[column]]
         for column in ("start", "end", "gold_chars"):  # whole numbers, empty on preference rows (not 382.0)
             frame[column] = frame[column].astype("Int64")
@@ -142,7 +145,8 @@ def _imported_answer(db: ReviewDB, item: ReviewItem, row: dict) -> int:
     if method not in item.order:
         raise SessionError(f"{method!r} is not a column of query {item.query_id!r}")
     exported = Answer(str(row["answer"]), tuple(Citation(str(c[0]), str(c[1]), int(c[2]), int(c[3]))
-                      for c in row["citations"]), str(row["answerer"]), row.get("answer_problem"))  # fmt: skip
+                      for c in row["citations"]), str(row["answerer"]), row.get("answer_problem"),
+                      quotes=_spans(row.get("answer_quotes")))  # fmt: skip
     store_answer(db, item.id, method, exported)  # kept only where none is stored
     with db.session() as s:
         stored = s.scalar(select(ReviewAnswer).where(ReviewAnswer.item_id == item.id, ReviewAnswer.method == method))
@@ -153,3 +157,10 @@ def _imported_answer(db: ReviewDB, item: ReviewItem, row: dict) -> int:
             raise SessionError(f"query {item.query_id!r} has another answer of {method!r} stored than the one "
                                "these labels judged: not imported")  # fmt: skip
         return int(stored.id)
+
+
+def _spans(raw: object) -> tuple[tuple[int, int], ...] | None:
+    """Quotations as stored or exported (``[[start, end], ...]``), None when not given."""
+    if raw is None or (isinstance(raw, float) and raw != raw):  # absent, or NaN in a table
+        return None
+    return tuple((int(a), int(b)) for a, b in raw)  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from sqlalchemy import create_engine, func, inspect, select
+from sqlalchemy import create_engine, func, inspect, select, text
 from sqlalchemy.engine import make_url
 
 from sac_core.dashboard import compare
@@ -17,6 +17,7 @@ from sac_core.dashboard import review as rv
 from sac_core.dashboard.review.answers import store_answer
 from sac_core.dashboard.review.db import AnswerLabel, Base, Label, Meta, Preference, ReviewAnswer, ReviewItem
 from sac_core.engine.answers import Answer, Citation, ExtractiveAnswerer
+from sac_core.engine.answers.types import cite as cite_text
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.embedding import Embedder
 from sac_core.engine.summaries import SummaryConfig
@@ -250,7 +251,7 @@ def test_a_version_2_database_is_upgraded_in_place_and_keeps_its_judgements(db_u
     _v2_database(db_url)
     db = rv.ReviewDB(db_url)
     with db.session() as s:
-        assert s.get(Meta, "schema_version").value == "3"
+        assert s.get(Meta, "schema_version").value == "4"
         assert s.scalar(select(func.count()).select_from(Preference)) == 1
     assert {"review_answers", "review_answer_labels"} <= set(inspect(db.engine).get_table_names())
     view = rv.item_view(db, 1, 0, "alice")
@@ -309,4 +310,63 @@ def test_the_answer_box_links_by_blind_letter_and_marks_citations_only_with_gold
     assert 'href="#sac-b-1"' in hidden and 'href="#sac-b-2"' in hidden and rv.card_anchor("B", 2) == "sac-b-2"
     assert "✓" not in hidden and "✗" not in hidden and "another document" not in hidden
     shown = rv.answer_box_html(column, gold, show_gold=True)
-    assert "[#1 ✓]" in shown and "[#2 ✗]" in shown and "answer cites another document" in shown
+    assert (
+        '[#1 ✓ <span class="sac-cite-doc">a</span>]' in shown and '[#2 ✗ <span class="sac-cite-doc">b</span>]' in shown
+    )
+    assert "answer cites another document" in shown and "Quotes 2 documents" in shown  # each quote names its document
+
+
+class BracketAnswerer:
+    """Quotes a contract sentence with its own brackets and curly marks, as the extractive answerer does."""
+
+    name = "extractive"
+    SENTENCE = "Released pursuant to SCHEDULE [1]” of the CA [#9]"
+
+    def answer(self, question, excerpts, *, on_text=None) -> Answer:
+        first = excerpts[0]
+        text = f"“{self.SENTENCE}” [{first.label}]"
+        return cite_text(text, excerpts, self.name, quotes=((0, len(self.SENTENCE) + 2),))
+
+
+def test_a_stored_answer_keeps_its_quotations_through_the_database_and_an_export(db_url, workspace, tmp_path):
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace, size=1)
+    view = rv.item_view(db, sid, 0, "alice")
+    texts = {c.chunk_id: "chunk text" for _, col in view.columns for c in col}
+    (first, *_) = rv.column_answers(db, view, texts, lambda: BracketAnswerer())
+    assert first.answer.quotes == ((0, len(BracketAnswerer.SENTENCE) + 2),) and first.answer.problem is None
+    box = rv.answer_box_html(first, view.gold, show_gold=False)
+    assert box.count('<a class="sac-cite') == 1 and "Malformed" not in box  # "[1]" and "[#9]" stay text
+    rv.set_answer_label(db, first.answer_id, "alice", "correct")
+    rv.export(db, "s1", tmp_path / "s1.jsonl")
+    (row,) = [json.loads(line) for line in (tmp_path / "s1.jsonl").read_text().splitlines()
+              if json.loads(line)["kind"] == "answer_label"]  # fmt: skip
+    assert row["answer_quotes"] == [[0, len(BracketAnswerer.SENTENCE) + 2]]
+    target = rv.ReviewDB(f"sqlite:///{tmp_path / 'target.sqlite'}")
+    _session(target, workspace, size=1)
+    rv.import_jsonl(target, tmp_path / "s1.jsonl")
+    again = rv.column_answers(target, rv.item_view(target, sid, 0, "alice"), texts, lambda: BracketAnswerer())
+    assert again[0].answer.quotes == first.answer.quotes
+
+
+def test_a_version_3_database_gets_quotes_and_shows_its_old_answers_quoted(db_url):
+    _v2_database(db_url)
+    engine = create_engine(make_url(db_url))
+    Base.metadata.tables["review_answers"].create(engine)
+    Base.metadata.tables["review_answer_labels"].create(engine)
+    with engine.begin() as conn:
+        conn.execute(text("ALTER TABLE review_answers DROP COLUMN quotes"))  # the table as version 3 made it
+        conn.execute(text("INSERT INTO review_answers (item_id, method, answerer, text, citations, at) VALUES "
+                          "(1, 'M1', 'extractive', :t, :c, CURRENT_TIMESTAMP)"),
+                     {"t": "“SCHEDULE [1] applies.” [#1]", "c": json.dumps([["#1", "d/a.txt", 0, 5]])})  # fmt: skip
+        conn.execute(Base.metadata.tables["review_meta"].update().values(value="3"))
+    engine.dispose()
+    db = rv.ReviewDB(db_url)
+    with db.session() as s:
+        assert s.get(Meta, "schema_version").value == "4"
+    view = rv.item_view(db, 1, 0, "alice")
+    answers = {a.letter: a for a in rv.column_answers(db, view, {1: "Delaware law.", 2: "Paris."}, FixedAnswerer)}
+    old = next(a for a in answers.values() if a.answer.text.startswith("“SCHEDULE"))
+    assert old.answer.quotes is None and old.answer.quote_spans == ((0, 23),)  # found in the text
+    assert rv.answer_box_html(old, view.gold, show_gold=True).count('<a class="sac-cite') == 1
+    db.dispose()

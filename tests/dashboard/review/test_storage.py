@@ -305,7 +305,7 @@ def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_labels(db_url):
     _v1_schema(db_url)
     db = rv.ReviewDB(db_url)
     with db.session() as s:
-        assert s.get(Meta, "schema_version").value == "3"
+        assert s.get(Meta, "schema_version").value == "4"
     (old,) = db.sessions()
     assert old.folder is None and rv.session_choice([old], Path("/anywhere")).unknown == {"old"}
     assert rv.session_choice([old], Path("/anywhere")).index == 0  # it may be this folder's: offered first
@@ -316,3 +316,10 @@ def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_labels(db_url):
     assert rv.item_view(db, old.id, 0, "alice").labels == {1: ("partly", "kept"), 2: (None, "a note, no label")}
     db.dispose()
     assert rv.ReviewDB(db_url).sessions()[0].name == "old"  # opened again: nothing to upgrade
+
+
+def test_next_open_is_the_next_open_position_after_this_one_round_to_the_first():
+    progress = rv.Progress(items=5, done=2, labels=0, preferences=0, next_open=0, open_positions=(0, 1, 3))
+    assert [progress.open_after(p) for p in range(5)] == [1, 3, 3, 0, 0]
+    assert rv.Progress(3, 2, 0, 0, 1, open_positions=(1,)).open_after(1) is None  # only this one is open
+    assert rv.Progress(3, 3, 0, 0, None).open_after(0) is None

@@ -1,0 +1,220 @@
+"""Queries a presenter can show, picked from committed per-query results: for a method against the
+baseline, the *typical* query (its change closest to the median change), the *biggest gain* and the
+*biggest loss*, by DRM or recall at the page's k. Nothing is chosen by hand: the choices follow from
+``results/<sweep>/per_query.csv.gz`` (the cell of each column found by its settings), and without a
+sweep that ran the page's setting on the page's data there are none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pandas as pd
+
+from ..engine.data import Benchmark
+from ..experiments import Column, RunConfig
+from .curves import (
+    DEMO_SWEEPS,
+    PREFERRED_SWEEPS,
+    SweepFolder,
+    data_check,
+    list_sweeps,
+    load_results,
+    read_table,
+    sweep_data,
+)
+from .selection import Selection
+
+PICK_METRICS: dict[str, str] = {"drm": "DRM", "recall": "recall"}
+LOWER_IS_BETTER = frozenset({"drm"})
+KINDS: dict[str, str] = {"typical": "typical query", "gain": "biggest gain", "loss": "biggest loss"}
+# The settings a results row must share with a column's configuration to be that column's cell.
+SETTINGS: tuple[str, ...] = (
+    "variant",
+    "chunker",
+    "chunk_size",
+    "chunk_overlap",
+    "semantic_weight",
+    "model",
+    "protocol",
+    "metric_mode",
+    "fusion_depth",
+)
+PER_QUERY_COLUMNS = ("cell", "query_id", "k", *PICK_METRICS)
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One query to show: what kind of pick it is, for which method and metric, and ``change``, the
+    method's value minus the baseline's (a fraction: 0.25 = 25 points)."""
+
+    kind: str  # a key of KINDS
+    method: str  # the column's display name
+    metric: str  # a key of PICK_METRICS
+    k: int  # the k of the per-query rows the change was read at
+    query_id: str
+    change: float
+
+    def label(self) -> str:
+        """E.g. "typical query for SAC generic: DRM@4 −12.5 points, the median"."""
+        points = 100 * self.change
+        sign = "±" if abs(points) < 0.05 else "+" if points > 0 else "−"
+        text = (
+            f"{KINDS[self.kind]} for {self.method}: {PICK_METRICS[self.metric]}@{self.k} {sign}{abs(points):.1f} points"
+        )
+        return text + (", the median" if self.kind == "typical" else "")
+
+
+@dataclass(frozen=True)
+class SweepCells:
+    """The committed cells of a page's columns: the sweep's name, its per-query rows of those cells
+    (only queries of the page's benchmark), the baseline's cell and each other column's cell."""
+
+    sweep: str
+    per_query: pd.DataFrame
+    baseline: str
+    methods: Mapping[str, str]  # column name → cell id
+
+
+def _same(value: object, wanted: object) -> bool:
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return wanted is None
+    if isinstance(wanted, int | float) and not isinstance(wanted, bool):
+        try:
+            return abs(float(value) - float(wanted)) < 1e-9  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return False
+    return str(value) == str(wanted)
+
+
+def cell_for(results: pd.DataFrame, config: RunConfig, bench: Benchmark) -> str | None:
+    """The id of the cell of ``results`` that ran ``config``'s setting (:data:`SETTINGS`) on ``bench``
+    (the same datasets, numbers of queries and documents, and data digest when the table has one), or None."""
+    wanted = config.columns()
+    for cid, rows in results.groupby("cell", sort=False):
+        first = rows.iloc[0]
+        if not all(_same(first[c], wanted.get(c)) for c in SETTINGS if c in rows.columns):
+            continue
+        if sweep_data(rows).matches(bench) and data_check(rows, bench) is None:
+            return str(cid)
+    return None
+
+
+def search_order(folders: Sequence[SweepFolder]) -> list[SweepFolder]:
+    """The preferred sweeps first (:data:`~.curves.PREFERRED_SWEEPS`, then the demo's), then the others by name."""
+    preferred = [*PREFERRED_SWEEPS, *DEMO_SWEEPS]
+    return sorted(folders, key=lambda f: (preferred.index(f.name) if f.name in preferred else len(preferred), f.name))
+
+
+def reference_column(columns: Sequence[Column]) -> Column | None:
+    """The column the others are measured against: the first that runs the plain baseline."""
+    plain = RunConfig().variant
+    return next((c for c in columns if c.config.variant == plain), None)
+
+
+def sweep_cells(roots: Sequence[Path], columns: Sequence[Column], bench: Benchmark) -> SweepCells | None:
+    """The committed cells of ``columns`` on ``bench`` in the sweep folders under ``roots`` (preferred
+    sweeps first), or None: no baseline column, or no sweep ran this setting on this data."""
+    baseline = reference_column(columns)
+    if baseline is None:
+        return None
+    return find_cells(search_order(list_sweeps(roots)), baseline, columns, bench)
+
+
+def find_cells(
+    folders: Sequence[SweepFolder], baseline: Column, columns: Sequence[Column], bench: Benchmark
+) -> SweepCells | None:
+    """The first folder (in the order given) with a per-query table and a cell for ``baseline`` and for
+    at least one of ``columns`` on ``bench``; None when there is none (an unreadable table is skipped)."""
+    for folder in folders:
+        if not folder.per_query.is_file() or not folder.results.is_file():
+            continue
+        try:
+            found = _cells_in(folder, baseline, columns, bench)
+        except (OSError, ValueError, KeyError):
+            continue
+        if found is not None:
+            return found
+    return None
+
+
+def _cells_in(folder: SweepFolder, baseline: Column, columns: Sequence[Column], bench: Benchmark) -> SweepCells | None:
+    results = load_results(folder.results)
+    base = cell_for(results, baseline.config, bench)
+    methods = {c.name: cid for c in columns if c != baseline and (cid := cell_for(results, c.config, bench))}
+    if base is None or not methods:
+        return None
+    table = read_table(folder.per_query)
+    keep = table["cell"].isin([base, *methods.values()]) & table["query_id"].isin(bench_ids(bench))
+    kept = [c for c in PER_QUERY_COLUMNS if c in table.columns]
+    return SweepCells(folder.name, table.loc[keep, kept].reset_index(drop=True), base, methods)
+
+
+def bench_ids(bench: Benchmark) -> list[str]:
+    return [q.query_id for q in bench.queries]
+
+
+def nearest_k(ks: Sequence[int], k: int) -> int:
+    """``k`` when the per-query rows have it, else the nearest k they have (the smaller on a tie)."""
+    return min(ks, key=lambda x: (abs(x - k), x))
+
+
+def changes(per_query: pd.DataFrame, base: str, cell: str, metric: str, k: int) -> pd.Series:
+    """Per query id (in the table's order): ``cell``'s ``metric@k`` minus ``base``'s (queries both ran)."""
+    rows = per_query[per_query["k"] == k]
+    a = rows[rows["cell"] == base].drop_duplicates("query_id").set_index("query_id")[metric]
+    b = rows[rows["cell"] == cell].drop_duplicates("query_id").set_index("query_id")[metric]
+    both = [q for q in b.index if q in a.index]
+    return (b[both] - a[both]).dropna()
+
+
+def choose(change: pd.Series, metric: str) -> dict[str, tuple[str, float]]:
+    """``kind → (query id, change)``: the query whose gain is closest to the median gain (the first such
+    query in the series' order), the biggest gain when one gains, the biggest loss when one loses. A
+    gain is a change for the better: a lower DRM, a higher recall."""
+    if change.empty:
+        return {}
+    gain = -change if metric in LOWER_IS_BETTER else change
+    median = float(gain.median())
+    out = {"typical": str((gain - median).abs().idxmin())}
+    if gain.max() > 0:
+        out["gain"] = str(gain.idxmax())
+    if gain.min() < 0:
+        out["loss"] = str(gain.idxmin())
+    return {kind: (qid, float(change[qid])) for kind, qid in out.items()}
+
+
+def picks(cells: SweepCells, k: int, metrics: Sequence[str] = tuple(PICK_METRICS)) -> tuple[Pick, ...]:
+    """Every pick for every method column with a cell, by ``metrics`` at ``k`` (or the nearest k the
+    sweep has): the typical query, the biggest gain and the biggest loss, in that order."""
+    ks = sorted(int(x) for x in cells.per_query["k"].unique())
+    if not ks:
+        return ()
+    at = nearest_k(ks, k)
+    out = []
+    for metric in metrics:
+        for method, cell in cells.methods.items():
+            chosen = choose(changes(cells.per_query, cells.baseline, cell, metric, at), metric)
+            out += [Pick(kind, method, metric, at, *chosen[kind]) for kind in KINDS if kind in chosen]
+    return tuple(out)
+
+
+def default_pick(found: Sequence[Pick]) -> Pick | None:
+    """The query a page opens on: the typical one by DRM for the first method (None without picks)."""
+    return next((p for p in found if p.kind == "typical" and p.metric == "drm"), None)
+
+
+def opening(chosen: Selection, found: Sequence[Pick]) -> Selection:
+    """A session's first selection: the URL's when it names a query or text, else the typical query
+    of :func:`default_pick` (unchanged when there is none)."""
+    typical = default_pick(found)
+    if chosen.query_id or chosen.text or typical is None:
+        return chosen
+    return replace(chosen, query_id=typical.query_id)
+
+
+def describe(query_id: str | None, found: Sequence[Pick]) -> list[str]:
+    """The labels of every pick that is this query (empty for free text or a query no pick chose)."""
+    return [p.label() for p in found if query_id is not None and p.query_id == query_id]

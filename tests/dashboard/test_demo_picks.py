@@ -1,0 +1,111 @@
+"""sac_core.dashboard.demo_picks: typical / biggest gain / biggest loss computed from per-query results."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from sac_core.dashboard import compare, curves, demo_picks
+from sac_core.dashboard.selection import Selection
+from sac_core.engine.summaries import SummaryConfig
+from sac_core.experiments import RunConfig
+
+
+@pytest.fixture(scope="module")
+def bench(demo_bench):
+    return demo_bench
+
+
+def _columns(bench):
+    base = RunConfig(protocol="full", datasets=tuple(bench.datasets), summary=SummaryConfig(provider="file"))
+    return compare.compare_columns(base)[:2]  # Baseline, SAC generic
+
+
+def _write_sweep(folder, bench, columns, drm):
+    """A sweep folder whose two cells ran ``columns`` on ``bench``; ``drm(column index, query index)``."""
+    folder.mkdir(parents=True)
+    results, per_query = [], []
+    for i, col in enumerate(columns):
+        row = {**col.config.columns(), "cell": f"cell{i}", "dataset": "ALL", "k": 4, "drm": 0.5, "precision": 0.1}
+        row.update(recall=0.2, n_queries=len(bench.queries), n_documents=len(bench.documents))
+        results.append(row)
+        for n, q in enumerate(bench.queries):
+            for k in (1, 4):
+                per_query.append({"cell": f"cell{i}", "query_id": q.query_id, "k": k, "drm": drm(i, n), "recall": 0.5})
+    pd.DataFrame(results).to_csv(folder / "results.csv", index=False)
+    pd.DataFrame(per_query).to_csv(folder / "per_query.csv.gz", index=False)
+    return curves.SweepFolder(folder.name, folder, (folder / "results.csv",))
+
+
+def test_sac_losing_on_average_gives_a_typical_loss(tmp_path, bench):
+    columns = _columns(bench)
+    n = len(bench.queries)
+    # SAC's DRM is the baseline's plus 0.25 for most queries, one query gains 0.5, one loses 0.75
+    folder = _write_sweep(
+        tmp_path / "lossy", bench, columns, lambda i, q: 0.25 if i == 0 else (0.0 if q == 3 else 1.0 if q == 5 else 0.5)
+    )
+    cells = demo_picks.find_cells([folder], columns[0], columns, bench)
+    assert cells is not None and cells.sweep == "lossy" and set(cells.methods) == {columns[1].name}
+    found = {(p.kind, p.metric): p for p in demo_picks.picks(cells, k=4)}
+    typical = found["typical", "drm"]
+    assert typical.change == pytest.approx(0.25) and typical.k == 4  # a loss: SAC's DRM rises
+    assert typical.label() == f"typical query for {columns[1].name}: DRM@4 +25.0 points, the median"
+    assert found["gain", "drm"].query_id == bench.queries[3].query_id
+    assert found["gain", "drm"].change == pytest.approx(-0.25)
+    assert found["loss", "drm"].query_id == bench.queries[5].query_id
+    assert found["loss", "drm"].change == pytest.approx(0.75)
+    # recall is the same everywhere: the typical query is unchanged, no gain and no loss to show
+    assert found["typical", "recall"].change == 0 and ("gain", "recall") not in found
+    assert demo_picks.default_pick(list(found.values())) == typical
+    assert n > 6
+
+
+def test_sac_gaining_moves_the_typical_query(tmp_path, bench):
+    columns = _columns(bench)
+    folder = _write_sweep(tmp_path / "gainy", bench, columns, lambda i, q: 0.75 if i == 0 else (0.25 if q % 4 else 1.0))
+    cells = demo_picks.find_cells([folder], columns[0], columns, bench)
+    assert cells is not None
+    typical = demo_picks.default_pick(demo_picks.picks(cells, k=3))  # no k = 3: the nearest the sweep has, 4
+    assert typical is not None and typical.change == pytest.approx(-0.5) and typical.k == 4
+    assert "DRM@4 −50.0 points, the median" in typical.label()
+
+
+def test_no_matching_cell_gives_no_picks(tmp_path, bench):
+    columns = _columns(bench)
+    other = [c.__class__(c.name, c.config.with_(chunk_size=300)) for c in columns]
+    folder = _write_sweep(tmp_path / "other", bench, other, lambda i, q: 0.5)
+    assert demo_picks.find_cells([folder], columns[0], columns, bench) is None
+    assert demo_picks.find_cells([], columns[0], columns, bench) is None
+    # the right setting but other data (fewer queries than the benchmark in use): no picks either
+    folder = _write_sweep(tmp_path / "elsewhere", bench, columns, lambda i, q: 0.5)
+    table = pd.read_csv(folder.results)
+    table.assign(n_queries=len(bench.queries) - 1).to_csv(folder.results, index=False)
+    assert demo_picks.find_cells([folder], columns[0], columns, bench) is None
+
+
+def test_choose_direction_and_ties():
+    change = pd.Series([0.0, 0.0, 0.5, -0.5], index=["a", "b", "c", "d"])
+    assert demo_picks.choose(change, "drm") == {"typical": ("a", 0.0), "gain": ("d", -0.5), "loss": ("c", 0.5)}
+    assert demo_picks.choose(change, "recall") == {"typical": ("a", 0.0), "gain": ("c", 0.5), "loss": ("d", -0.5)}
+    assert demo_picks.choose(pd.Series(dtype=float), "drm") == {}
+    assert demo_picks.nearest_k([1, 2, 4, 8], 3) == 2 and demo_picks.nearest_k([1, 4], 64) == 4
+
+
+def test_a_first_visit_opens_on_the_typical_query_unless_the_url_says():
+    typical = demo_picks.Pick("typical", "SAC generic", "drm", 4, "d/7", 0.1)
+    found = [demo_picks.Pick("gain", "SAC generic", "drm", 4, "d/2", -1.0), typical]
+    assert demo_picks.opening(Selection(), found).query_id == "d/7"
+    assert demo_picks.opening(Selection(query_id="d/1"), found).query_id == "d/1"
+    assert demo_picks.opening(Selection(text="my question"), found).query_id is None
+    assert demo_picks.opening(Selection(), []) == Selection()  # no per-query results: the usual default
+    assert demo_picks.describe("d/7", found) == ["typical query for SAC generic: DRM@4 +10.0 points, the median"]
+    assert demo_picks.describe(None, found) == [] and demo_picks.describe("d/3", found) == []
+
+
+def test_sweep_cells_prefers_the_preferred_sweeps_and_needs_a_baseline(tmp_path, bench):
+    columns = _columns(bench)
+    _write_sweep(tmp_path / "aaa", bench, columns, lambda i, q: 0.5)
+    _write_sweep(tmp_path / "demo-grid", bench, columns, lambda i, q: 0.5)
+    found = demo_picks.sweep_cells([tmp_path], columns, bench)
+    assert found is not None and found.sweep == "demo-grid"
+    assert demo_picks.sweep_cells([tmp_path], columns[1:], bench) is None  # no baseline column
