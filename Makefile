@@ -1,11 +1,12 @@
-# `make app`: set up and run the dashboard.  `make test`: set up, lint and run the tests (what .ci/run calls).
+# `make app`: set up and run the dashboard.  `make test`: set up, lint, check the docs and run the tests (what .ci/run calls).
+# `make docs`: regenerate the docs' generated parts from results/ (sac docs) and build the site into site/.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8501
 
-.PHONY: setup app test lint format screenshots evaluate
+.PHONY: setup app test lint docs docs-check format screenshots evaluate
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -31,8 +32,18 @@ format: setup
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: lint
-	$(PY) -m pytest -q
+test: lint docs-check
+	$(PY) -m pytest -q -n 2 --dist loadfile
+
+# The README's and docs/'s generated tables, figures and pages against results/, and the site built offline
+# (strict: a broken link or a missing page fails) into a throw-away folder.
+docs-check: setup
+	$(VENV)/bin/sac docs --check
+	out="$$(mktemp -d)" && NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet --site-dir "$$out"; status=$$?; rm -rf "$$out"; exit $$status
+
+docs: setup
+	$(VENV)/bin/sac docs
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet --site-dir site
 
 # Regenerate the committed screenshots in screenshots/ (headless Chromium; real data when SAC_DATA_DIR is set).
 screenshots: setup

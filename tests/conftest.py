@@ -14,12 +14,25 @@ from pathlib import Path
 
 import pytest
 
-from sac_core.engine.data import write_demo_corpus
+from sac_core.engine.data import (
+    Benchmark,
+    Snippet,
+    available_datasets,
+    load_benchmark,
+    write_demo_corpus,
+    write_jsonl,
+)
 
 
 @pytest.fixture(scope="session")
 def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_demo_corpus(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture(scope="session")
+def demo_bench(demo_dir: Path) -> Benchmark:
+    """Every query of the demo corpus (``full`` protocol, all datasets): read it, never change it."""
+    return load_benchmark(demo_dir, available_datasets(demo_dir), protocol="full")
 
 
 @pytest.fixture(scope="session")
@@ -86,6 +99,71 @@ def slow_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def slower_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Like ``slow_data`` with more documents: building its Compare indexes takes a good while."""
     return generate_slow_benchmark(tmp_path_factory.mktemp("slower"), n_docs=90)
+
+
+TEMPLATE_DOCS = {  # file_path → (opening, text, [(question, clause of the text it asks about)])
+    "cuad/alpha_msa.txt": (
+        "Consider the Master Services Agreement between Alpha Inc. and Beta LLC; ",
+        "MASTER SERVICES AGREEMENT between Alpha Inc. and Beta LLC.\n",
+        [
+            ("What is the governing law for this contract?", "12. This Agreement is governed by Delaware law."),
+            ("Is there an anti-assignment clause in this contract?", "13. No party may assign it without consent."),
+            ("Which court hears disputes?", "14. The courts of Wilmington hear all disputes."),
+        ],
+    ),
+    "contractnli/gamma_nda.txt": (
+        "Consider the Non-Disclosure Agreement between Gamma Ltd and Delta plc; ",
+        "MUTUAL NON-DISCLOSURE AGREEMENT between Gamma Ltd and Delta plc.\n",
+        [
+            (
+                "Does the document allow verbally conveyed information to be considered as Confidential Information?",
+                "2. Information disclosed orally is Confidential Information if summarised in writing.",
+            )
+        ],
+    ),
+}
+
+
+def write_template_benchmark(root: Path) -> Path:
+    """A tiny hand-made benchmark (datasets cuad and contractnli) whose queries ask real LegalBench-RAG
+    templates, plus one question that is no template and, in cuad, a bare template without an
+    opening and one with extra spaces around it; every test carries an extra field ``"note"``."""
+    tests: dict[str, list[dict]] = {"cuad": [], "contractnli": []}
+    for file_path, (opening, head, asked) in TEMPLATE_DOCS.items():
+        text = head + "\n".join(clause for _, clause in asked) + "\n"
+        (root / "corpus" / file_path).parent.mkdir(parents=True, exist_ok=True)
+        (root / "corpus" / file_path).write_text(text, encoding="utf-8")
+        for question, clause in asked:
+            start = text.index(clause)
+            snippet = {"file_path": file_path, "span": [start, start + len(clause)], "answer": clause}
+            tests[file_path.split("/")[0]].append({"query": opening + question, "snippets": [snippet], "note": "n"})
+    bare, spaced = dict(tests["cuad"][0]), dict(tests["cuad"][1])
+    tests["cuad"] += [
+        {**bare, "query": TEMPLATE_DOCS["cuad/alpha_msa.txt"][2][0][0]},
+        {**spaced, "query": spaced["query"].replace("; ", ";   ") + "  "},
+    ]
+    (root / "benchmarks").mkdir(parents=True)
+    for ds, listed in tests.items():
+        text = json.dumps({"version": "hand-made", "tests": listed}, indent=1)
+        (root / "benchmarks" / f"{ds}.json").write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="session")
+def template_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """:func:`write_template_benchmark` in a temporary folder (read it, never write into it)."""
+    return write_template_benchmark(tmp_path_factory.mktemp("templates"))
+
+
+@pytest.fixture(scope="session")
+def many_queries(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder that is not LegalBench-RAG, with 250 queries in one dataset (lbr-mini keeps 194 of
+    them), and ``run.jsonl``: a run with a line (the gold span) for every one."""
+    root = generate_slow_benchmark(tmp_path_factory.mktemp("many"), n_docs=250, chars=300)
+    bench = load_benchmark(root, "all", "full")
+    run = {q.query_id: [Snippet(s.file_path, s.start, s.end) for s in q.gold] for q in bench.queries}
+    (root / "run.jsonl").write_text(write_jsonl({q.query_id: q for q in bench.queries}, run), encoding="utf-8")
+    return root
 
 
 # --------------------------------------------------------------------------- a scripted OpenAI-compatible server

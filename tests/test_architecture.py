@@ -142,8 +142,9 @@ ALLOWED_FOR_NOW: set[str] = set()
 
 
 def _sources() -> list[tuple[str, str, ast.Module]]:
+    """Every module of the project: sac_core, the page scripts and their shared UI, app.py."""
     out = []
-    for path in sorted(ROOT.glob("sac_core/**/*.py")):
+    for path in sorted([*ROOT.glob("sac_core/**/*.py"), *ROOT.glob("app_pages/**/*.py"), ROOT / "app.py"]):
         name = path.relative_to(ROOT).as_posix()
         if name not in ALLOWED_FOR_NOW:
             text = path.read_text(encoding="utf-8")
@@ -206,3 +207,140 @@ def test_every_deferred_cli_target_exists_in_the_cli_or_the_tooling() -> None:
         module, _, attribute = target.partition(":")
         assert module.startswith(("sac_core.cli.", "sac_core.tooling.")), target
         assert hasattr(importlib.import_module(module), attribute), target
+
+
+# --------------------------------------------------------------------------- capabilities, not probes
+
+# Where a plug-in's class may be looked at: Opened takes a ranker that does not subclass Ranker.
+PROBES_ALLOWED_IN = {"sac_core/experiments/plugins.py"}
+INTERFACES = {"Method", "Stage", "Ranker", "ChunkIndex", "Indexer"}  # plus every class with a search()
+BUILT_IN_METHODS = {"SAC_METHOD", "BASELINE"}  # the registered instances of the built-in methods
+BUILT_IN_MODULES = {"sac", "baseline"}  # their modules (``sac.NAME``)
+
+
+def _project_trees() -> dict[str, ast.Module]:
+    files = [*ROOT.glob("sac_core/**/*.py"), *ROOT.glob("app_pages/**/*.py"), ROOT / "app.py"]
+    return {f.relative_to(ROOT).as_posix(): ast.parse(f.read_text(encoding="utf-8")) for f in sorted(files)}
+
+
+def _plugin_classes(trees: dict[str, ast.Module]) -> set[str]:
+    """Names of the method, stage and ranker classes: the interfaces, every class defining ``search``,
+    and their subclasses (by base name)."""
+    classes = {n.name: n for tree in trees.values() for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+
+    def bases(c: ast.ClassDef) -> set[str]:
+        out = set()
+        for b in c.bases:
+            b = b.value if isinstance(b, ast.Subscript) else b
+            out.add(b.id if isinstance(b, ast.Name) else getattr(b, "attr", ""))
+        return out
+
+    found = {
+        n for n, c in classes.items() if n in INTERFACES or any(getattr(s, "name", "") == "search" for s in c.body)
+    }
+    while grown := {n for n, c in classes.items() if n not in found and bases(c) & found}:
+        found |= grown
+    return found
+
+
+def _members(trees: dict[str, ast.Module], classes: set[str]) -> set[str]:
+    """Every member those classes define: methods, class attributes, ``self.x`` set in a method."""
+    out = set()
+    for tree in trees.values():
+        for c in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name in classes):
+            for node in ast.walk(c):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    out.add(node.name)
+                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                    out.add(node.target.id)
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                    out.add(node.attr)
+                elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    out.add(node.id)
+    return {m for m in out if not m.startswith("__")}
+
+
+def _constant_names(call: ast.Call, parents: list[ast.AST]) -> set[str]:
+    """The attribute names ``getattr``/``hasattr`` asks for: a constant, or a loop variable over constants."""
+    arg = call.args[1]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return {arg.value}
+    for p in parents:
+        loops = [p] if isinstance(p, ast.For) else getattr(p, "generators", [])
+        for loop in loops:
+            if isinstance(arg, ast.Name) and getattr(loop.target, "id", None) == arg.id:
+                return {e.value for e in getattr(loop.iter, "elts", []) if isinstance(e, ast.Constant)}
+    return set()
+
+
+def _built_in(node: ast.expr) -> bool:
+    """``SAC_METHOD``, ``BASELINE.name``, ``sac.NAME``, ``"baseline"`` …: a built-in method named in code."""
+    if isinstance(node, ast.Constant):
+        return node.value in BUILT_IN_MODULES
+    attribute = False
+    while isinstance(node, ast.Attribute) and node.attr in ("name", "title", "NAME"):
+        node, attribute = node.value, True
+    return isinstance(node, ast.Name) and (node.id in BUILT_IN_METHODS or (attribute and node.id in BUILT_IN_MODULES))
+
+
+def probes() -> dict[str, list[str]]:
+    """Where code probes a plug-in instead of asking its interface (``file:line code``): ``isinstance``
+    against a method, stage or ranker class; ``getattr``/``hasattr`` of one of their members; a
+    comparison with a built-in method (a "SAC, else baseline" switch)."""
+    trees = _project_trees()
+    classes = _plugin_classes(trees)
+    members = _members(trees, classes)
+    found: dict[str, list[str]] = {"isinstance": [], "getattr/hasattr": [], "built-in method switch": []}
+    for name, tree in trees.items():
+        if name in PROBES_ALLOWED_IN:
+            continue
+        parents: dict[ast.AST, list[ast.AST]] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[child] = [node, *parents.get(node, [])]
+        for node in ast.walk(tree):
+            where = f"{name}:{getattr(node, 'lineno', 0)} {ast.unparse(node)[:80]}"
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) >= 2:
+                if node.func.id == "isinstance":
+                    kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+                    if any(getattr(k, "id", getattr(k, "attr", None)) in classes for k in kinds):
+                        found["isinstance"].append(where)
+                elif node.func.id in ("getattr", "hasattr") and _constant_names(node, parents.get(node, [])) & members:
+                    found["getattr/hasattr"].append(where)
+            elif isinstance(node, ast.Compare) and any(_built_in(o) for o in (node.left, *node.comparators)):
+                found["built-in method switch"].append(where)
+    return found
+
+
+def test_callers_ask_plugins_what_they_can_do_and_never_probe_them() -> None:
+    """Capabilities are declared on Method and the Ranker protocol (CONTRIBUTING: How to add …);
+    before issue 32 this found 11 isinstance, 15 getattr/hasattr and 5 built-in method switches."""
+    found = probes()
+    assert not any(found.values()), f"ask the interface instead: {found}"
+
+
+def test_the_probe_count_sees_probes() -> None:
+    """The count above is not blind: a probe of each kind written the usual way is found."""
+    tree = ast.parse(
+        "isinstance(ranker, Retriever)\ngetattr(ranker, 'pool', None)\n"
+        "[hasattr(r, n) for n in ('embedder', 'x')]\nx = SAC_METHOD.title if m is SAC_METHOD else 'b'\n"
+        "y = m == sac.NAME\n"
+    )
+    trees = _project_trees()
+    classes = _plugin_classes(trees)
+    members = _members(trees, classes)
+    parents: dict[ast.AST, list[ast.AST]] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = [node, *parents.get(node, [])]
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    assert "Retriever" in classes and {"pool", "embedder"} <= members
+    assert [_constant_names(c, parents[c]) & members for c in calls[1:]] == [{"pool"}, {"embedder"}]
+    assert (
+        sum(_built_in(o) for n in ast.walk(tree) if isinstance(n, ast.Compare) for o in (n.left, *n.comparators)) == 2
+    )
+
+
+if __name__ == "__main__":  # the counts, for a report: python tests/test_architecture.py
+    for kind, where in probes().items():
+        print(f"{kind}: {len(where)}", *where, sep="\n    ")

@@ -1,5 +1,7 @@
-"""Data folders: ``sac demo`` (the generated demo benchmark), ``sac ingest`` (your own documents)
-and ``sac heldout`` (queries on documents no protocol used)."""
+"""Data folders: ``sac demo`` (the generated demo benchmark), ``sac ingest`` (your own documents),
+``sac heldout`` (queries on documents no protocol used) and copies of a benchmark folder with other
+queries: ``sac noname`` (without their opening document reference), ``sac reword`` (the fixed
+questions as lawyers word them); ``sac floor`` (queries no name-free router can place)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,13 @@ from typing import Any
 
 import click
 
-from ..engine.data import ingest_folder, write_demo_corpus, write_heldout
+from ..engine.data import PROTOCOLS, ingest_folder, load_benchmark, write_demo_corpus, write_heldout
 from ..engine.progress import progress_bar
+from ..experiments.cells import SweepFolder
+from ..experiments.idnames import write_idnames
 from ..experiments.noname import write_noname
+from ..experiments.reword import HELD_OUT_VARIANT, VARIANTS, write_reworded
+from ..experiments.routing_floor import misplaced, share_by_dataset, unplaceable
 from .options import DATA, PATH, QUIET, data_dir_of, say
 
 
@@ -88,4 +94,73 @@ def noname_command(**params: Any) -> int:
     return 0
 
 
-COMMANDS = (demo_command, ingest_command, heldout_command, noname_command)
+@click.command("idnames", epilog="Report a method that reads file names (doc.doc_names) on this copy too.")
+@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
+@click.option("--out", type=PATH, required=True, help="new folder (outside the project): benchmarks/ + corpus links")
+def idnames_command(**params: Any) -> int:
+    """Write a copy of a benchmark folder whose documents are named by ids, as scans or exports are."""
+    data_dir = data_dir_of(params)
+    for ds, (queries, documents) in write_idnames(data_dir, params["out"]).items():
+        print(f"{ds}: {queries} queries, {documents} documents renamed")
+    print(f"wrote {params['out']}; protocols paper and full select the same queries: --data {params['out']}")
+    return 0
+
+
+@click.command("reword", epilog="Variant 1 is for tuning; variant 2 is held out: report on it, never tune on it.")
+@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
+@click.option("--out", type=PATH, required=True, help="new folder (outside the project): benchmarks/ + corpus symlink")
+@click.option("--variant", type=click.Choice([str(v) for v in VARIANTS]), required=True, help="which rewording")
+def reword_command(**params: Any) -> int:
+    """Write a copy of a benchmark folder whose template questions are reworded as lawyers ask them.
+
+    Only the question after the opening document reference changes; queries that are not one of
+    LegalBench-RAG's 71 templates (PrivacyQA, your own) are kept as they are.
+    """
+    data_dir, out, variant = data_dir_of(params), params["out"], int(params["variant"])
+    for ds, (queries, changed) in write_reworded(data_dir, out, variant).items():
+        print(f"{ds}: {queries} queries, {changed} reworded, {queries - changed} kept")
+    use = "held out: report on it, never tune on it" if variant == HELD_OUT_VARIANT else "for tuning"
+    print(f"wrote {out}, variant {variant} ({use}); same protocols, query ids and gold: --data {out}")
+    return 0
+
+
+@click.command("floor")
+@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
+@click.option("--protocol", type=click.Choice(PROTOCOLS), default="paper", show_default=True, help="which queries")
+@click.option("--list", "listed", is_flag=True, help="also list each query, its reference and its words")
+@click.option("--results", type=PATH, help="a sweep folder of this protocol: each variant's misplaced queries at k = 1")
+def floor_command(**params: Any) -> int:
+    """Count the queries whose document reference is found only in a file name, never in a text.
+
+    No router that reads documents rather than file names can place them: their share is the floor
+    under DRM@k at small k for name-free methods (see sac_core/experiments/routing_floor.py).
+    """
+    bench = load_benchmark(data_dir_of(params), "all", params["protocol"])
+    found = unplaceable(bench)
+    for ds, (n, total) in share_by_dataset(bench, found).items():
+        print(f"{ds}: {n} of {total} queries ({100 * n / total:.2f} %) name their document only by its file name")
+    named = sum(u.in_file_name for u in found)
+    print(f"{named} of {len(found)} have a word of their reference in the gold file's name")
+    for u in found if params["listed"] else ():
+        print(f"  {u.query_id}: {u.reference} ({', '.join(u.words)})")
+    if params["results"]:
+        import pandas as pd  # ~1 s to import: only when asked
+
+        per_query = pd.read_csv(SweepFolder(params["results"]).per_query)
+        for row in misplaced(per_query, found).itertuples():
+            print(
+                f"{row.variant}: {row.misplaced} of {row.queries} queries misplaced at k = 1, "
+                f"{row.unplaceable} of them name their document only by its file name"
+            )
+    return 0
+
+
+COMMANDS = (
+    demo_command,
+    ingest_command,
+    heldout_command,
+    noname_command,
+    idnames_command,
+    reword_command,
+    floor_command,
+)

@@ -15,6 +15,7 @@ from ..engine.data import DATA_ENV, RUN_FORMATS, Benchmark, load_benchmark, pars
 from ..engine.embedding import Embedders
 from ..engine.metrics import MODES
 from ..experiments import OpenContext, RunConfig, evaluate, format_results
+from ..experiments.cells import SweepFolder
 from ..experiments.export import (
     export_beir,
     export_run,
@@ -28,7 +29,7 @@ from ..experiments.html_report import examples_from_folder, render
 from ..experiments.report import mean_over_k, to_latex
 from ..experiments.run_store import import_run, list_runs, remove_run
 from ..experiments.significance import compare_systems
-from .options import DATA, PATH, RUN, cache_dir_of, data_dir_of, say
+from .options import DATA, PATH, RUN, RUN_DATA, cache_dir_of, data_dir_of, say
 from .params import Ks
 
 
@@ -39,7 +40,7 @@ def runs_group() -> None:
 
 @runs_group.command("import")
 @click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
-@DATA
+@RUN_DATA
 @click.option("--name", required=True, help="the name the run is known by (run.name, Compare, sweeps)")
 @click.option("--format", "fmt", type=click.Choice(RUN_FORMATS), help="default: detected ('{' starts JSONL)")
 @click.option("--k", "ks", type=Ks(), default=RUN.ks, show_default=",".join(map(str, RUN.ks)), help="cut-offs")
@@ -50,7 +51,8 @@ def runs_import(**params: Any) -> int:
     """Import FILE as run NAME (stored in <cache>/runs/NAME/) and score it like sac evaluate.
 
     FILE: LegalBench-RAG-shaped JSONL or TREC (doc ids file_path#start-end); every line is checked
-    against the benchmark, and an error names the file, line and field."""
+    against the benchmark, and an error names the file, line and field. Without --protocol the run is
+    scored on the smallest protocol that holds all its queries (full when they leave lbr-mini)."""
     data_dir, cache_dir = data_dir_of(params), cache_dir_of(params)
     datasets = parse_datasets(params["datasets"], data_dir)
     path: Path = params["file"]
@@ -70,10 +72,18 @@ def runs_import(**params: Any) -> int:
         seed=params["seed"],
         fmt=params["fmt"],
     )
-    skipped = f"; {stored.skipped} lines for queries outside {params['protocol']} skipped" if stored.skipped else ""
-    say(f"imported {path} ({stored.format}) as run {stored.name}: {stored.queries} queries{skipped}")
+    protocol = stored.protocol
+    chosen = "" if params["protocol"] else " (the smallest protocol holding every query of the run)"
+    skipped = ""
+    if stored.skipped:
+        skipped = (
+            f"; {stored.skipped} lines for queries outside {protocol} NOT scored (without --protocol every line is)"
+        )
+    say(
+        f"imported {path} ({stored.format}) as run {stored.name}: {stored.queries} queries of protocol {protocol}{chosen}{skipped}"
+    )
     config = RunConfig(
-        protocol=params["protocol"],
+        protocol=protocol,
         datasets=datasets,
         seed=params["seed"],
         method="run",
@@ -81,7 +91,7 @@ def runs_import(**params: Any) -> int:
         metric_mode=params["metric_mode"],
         options=(("run.name", stored.name),),
     )
-    bench = load_benchmark(data_dir, datasets, params["protocol"], params["seed"])
+    bench = load_benchmark(data_dir, datasets, protocol, params["seed"])
     ev = evaluate(config, OpenContext(bench, data_dir, cache_dir, Embedders(cache_dir)))
     ev.results["wall_seconds"] = round(time.perf_counter() - start, 1)
     if params["out"]:
@@ -198,8 +208,9 @@ def write_html_report(params: dict[str, Any], table: Any) -> None:
 
     results = [str(p) for p in params["results"]]
     folder = Path(results[0]).parent
-    sig_path, pq_path = folder / "significance.csv", folder / "per_query.csv.gz"
+    sig_path, pq_path = SweepFolder(folder).significance, SweepFolder(folder).per_query
     significance = pd.read_csv(sig_path) if sig_path.is_file() else None
+    per_query = pd.read_csv(pq_path) if pq_path.is_file() else None
     examples: list = []
     names: list[str] = []
     variants = list(dict.fromkeys(table["variant"]))
@@ -211,7 +222,7 @@ def write_html_report(params: dict[str, Any], table: Any) -> None:
         else:  # the plain baseline against the variant with the lowest mean DRM over k
             best = mean_over_k(table).reset_index().sort_values("drm")["variant"].iloc[0]
             names = [variants[0], best if best != variants[0] else variants[1]]
-        examples = examples_from_folder(folder, table, pd.read_csv(pq_path), names[0], names[1], "drm", params["k"])
+        examples = examples_from_folder(folder, table, per_query, names[0], names[1], "drm", params["k"])
     bench = None
     if examples and (params.get("data") or os.environ.get(DATA_ENV)):
         row = table.iloc[0]
@@ -229,6 +240,7 @@ def write_html_report(params: dict[str, Any], table: Any) -> None:
         example_names=names,
         bench=bench,
         notes=notes,
+        per_query=per_query,
     )
     params["html"].parent.mkdir(parents=True, exist_ok=True)
     params["html"].write_text(page, encoding="utf-8")

@@ -18,9 +18,11 @@ from ..engine.answers import AnswerError
 from ..engine.data import BenchmarkError, RunFileError
 from ..engine.retrieval import ExternalError
 from ..engine.summaries import SummaryError
+from ..experiments import load_plugins
+from ..experiments.loading import ENV as PLUGINS_ENV
 from ..experiments.run_store import RunStoreError
 from ..tooling.browser import ScreenshotError
-from . import answers, data, interop, review, run, separation, summaries, sweeps, tools
+from . import answers, data, docs, interop, results, review, run, separation, summaries, sweeps, tools
 
 ERRORS = (
     AnswerError,
@@ -46,12 +48,21 @@ class Commands(click.Group):
     cls=Commands,
     context_settings={"help_option_names": ["-h", "--help"], "terminal_width": 100, "max_content_width": 100},
 )
-def sac() -> None:
+@click.option(
+    "--plugin",
+    "plugins",
+    metavar="MODULE",
+    multiple=True,
+    help=f"import a module that registers methods or stages (repeatable); also ${PLUGINS_ENV} and "
+    "installed packages' 'sac_core.plugins' entry points",
+)
+def sac(plugins: tuple[str, ...]) -> None:
     """Summary-Augmented Chunking on LegalBench-RAG: evaluate, sweep and report retrieval methods,
     build the dashboard's indexes, summarise, review. `sac COMMAND --help` lists every flag."""
+    load_plugins(plugins)  # before the command's options are read: --method may name a plug-in
 
 
-for module in (run, summaries, answers, sweeps, interop, data, separation, review, tools):
+for module in (run, summaries, answers, sweeps, results, interop, data, separation, review, tools, docs):
     for command in module.COMMANDS:
         sac.add_command(command)
 

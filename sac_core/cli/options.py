@@ -1,11 +1,8 @@
-"""What the commands share: the options of the data, the index, the summaries and the executor,
-their value types, and the one helper that turns parsed options into a :class:`RunConfig`.
-
-Every default and choice is read from the configuration classes and the registries
-(:class:`RunConfig`, :class:`SummaryConfig`, :class:`Executor`, :data:`METHODS`, ``PROTOCOLS`` …),
-never written here a second time. Importing this module loads no heavy library (no torch, pandas,
-FAISS …): ``sac --help`` and argument errors answer at once.
-"""
+"""What the commands share: the options of the data, the index, the summaries and the executor, their value
+types, and the one helper that turns parsed options into a :class:`RunConfig`. Every default and choice is read
+from the configuration classes and the registries (:class:`RunConfig`, :class:`SummaryConfig`, :class:`Executor`,
+:data:`METHODS`, ``PROTOCOLS`` …), never written here a second time. Importing this module loads no heavy library
+(no torch, pandas, FAISS …): ``sac --help`` and argument errors answer at once."""
 
 from __future__ import annotations
 
@@ -22,11 +19,13 @@ import click
 from ..engine.chunking import CHUNKERS
 from ..engine.data import CACHE_ENV, DATA_ENV, PROTOCOLS, default_cache_dir, parse_datasets, resolve_data_dir
 from ..engine.embedding import BACKENDS
+from ..engine.indexes import DENSE_KINDS
 from ..engine.metrics import MODES
 from ..engine.summaries import PROVIDERS, SummaryConfig
 from ..experiments import METHODS, RunConfig
+from ..experiments.compat import signals_option
 from ..experiments.executors import EXECUTORS, Executor
-from .params import Ks, OptionType, Registered, SignalsType
+from .params import Ks, OptionType, Registered
 
 F = TypeVar("F", bound=Callable[..., Any])
 RUN = RunConfig()  # the defaults of a run, field by field
@@ -54,11 +53,20 @@ PROTOCOL = click.option("--protocol", default=RUN.protocol, type=click.Choice(PR
 DATASETS = click.option("--datasets", default="all", show_default=True, help="'all' or comma list, e.g. cuad,maud")
 METHOD = click.option("--method", default=METHODS.default, type=Registered(METHODS), show_default=True)
 
-DATA = stack(
+SEED = click.option("--seed", type=int, help="shuffle seed for --protocol paper (default: the paper's)")
+
+DATA = stack(DATA_DIR, PROTOCOL, DATASETS, SEED, CACHE, QUIET)
+# DATA for a run file: without --protocol, the smallest protocol holding every query the run names
+RUN_DATA = stack(
     DATA_DIR,
-    PROTOCOL,
+    click.option(
+        "--protocol",
+        type=click.Choice(PROTOCOLS),
+        help="default: the smallest of lbr-mini, paper and full that holds every query the run names, so every "
+        "line is scored",
+    ),
     DATASETS,
-    click.option("--seed", type=int, help="shuffle seed for --protocol paper (default: the paper's)"),
+    SEED,
     CACHE,
     QUIET,
 )
@@ -74,6 +82,21 @@ INDEX = stack(  # the settings that decide what an index holds
         show_default=True,
         help="embedding runtime (onnx when installed)",
     ),
+    click.option(
+        "--dense-index",
+        default=RUN.dense_index,
+        type=click.Choice(DENSE_KINDS),
+        show_default=True,
+        help="exact (flat), approximate (hnsw), or auto: HNSW from --ann-threshold chunks on",
+    ),
+    click.option(
+        "--ann-threshold",
+        type=int,
+        default=RUN.ann_threshold,
+        show_default=True,
+        help="chunks (for --dense-index auto)",
+    ),
+    click.option("--hnsw-m", type=int, default=RUN.hnsw_m, show_default=True, help="HNSW graph links per vector"),
 )
 RANKING = stack(
     click.option(
@@ -90,20 +113,27 @@ RANKING = stack(
         show_default=True,
         help="candidates per ranker for the hybrid",
     ),
+    click.option(
+        "--ef-search",
+        type=int,
+        default=RUN.ef_search,
+        show_default=True,
+        help="candidates an HNSW search visits: higher = closer to exact, slower",
+    ),
     click.option("--k", "ks", type=Ks(), default=RUN.ks, show_default=",".join(map(str, RUN.ks)), help="cut-offs"),
     click.option("--metric-mode", default=RUN.metric_mode, type=click.Choice(MODES), show_default=True),
     click.option(
         "--signals",
-        type=SignalsType(),
-        default=RUN.signals,
-        help="document-aware options, e.g. split_query=true,doc_weight=2,doc_bm25=0.25 (README: Beyond SAC)",
+        hidden=True,
+        callback=lambda ctx, param, value: _legacy_signals(value),
+        help="deprecated: --option doc.<field>=<value> (read with a notice)",
     ),
     click.option(
         "--option",
         "options",
         type=OptionType(),
         multiple=True,
-        help="a registered plug-in's option (repeatable), e.g. within_doc.on=true (README: The right passage)",
+        help="a registered plug-in's option (repeatable), e.g. doc.split_query=true or within_doc.on=true",
     ),
 )
 SUMMARIES = stack(
@@ -193,6 +223,16 @@ EXECUTION = stack(
 )
 
 
+def _legacy_signals(value: str | None) -> tuple[list, str] | None:
+    """``--signals key=value,…`` read as ``doc.<key>`` options (and the notice to print), checked when parsed."""
+    if not value:
+        return None
+    try:
+        return signals_option(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
 def say(message: str) -> None:
     """A note on stderr (what was loaded, built or saved; what is skipped); results go to stdout."""
     print(message, file=sys.stderr)
@@ -234,6 +274,10 @@ def run_config(params: Mapping[str, Any], data_dir: Path, **fixed: Any) -> RunCo
     options; ``fixed``: fields the command sets itself."""
     names = {f.name for f in dataclasses.fields(RunConfig)} - {"datasets", "summary"}
     values = {k: v for k, v in params.items() if k in names and v is not None}
+    if params.get("signals"):  # the old spelling of the document-aware options, checked when parsed
+        legacy, notice = params["signals"]
+        say(f"sac: {notice}")
+        values["options"] = (*legacy, *values.get("options", ()))
     summary = fixed.pop("summary", None) or summary_config(params, data_dir)
     datasets = parse_datasets(params.get("datasets") or "all", data_dir)
     return RunConfig(**{**values, **fixed}, datasets=datasets, summary=summary)

@@ -1,14 +1,12 @@
-"""The value types of the command line that click has not: ``--k`` cut-offs, ``--signals``
-settings, ``--option`` plug-in options, and a choice among the names of a registry (read when parsing, so plug-ins count)."""
+"""The value types of the command line that click has not: ``--k`` cut-offs, ``--option`` plug-in
+options, and a choice among the names of a registry (read when parsing, so plug-ins count)."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import click
 
-from ..engine.retrieval import Signals
 from ..experiments.config import parse_option
 from ..experiments.plugins import Registry
 
@@ -28,31 +26,6 @@ class Ks(click.ParamType):
         if not ks or min(ks) < 1:
             self.fail("values must be >= 1", param, ctx)
         return ks
-
-
-class SignalsType(click.ParamType):
-    """``--signals key=value,…`` → :class:`Signals`; each value read as its field's type (bool, int, float, str)."""
-
-    name = "KEY=VALUE,…"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Signals:
-        if isinstance(value, Signals):
-            return value
-        kinds = {f.name: type(getattr(Signals(), f.name)) for f in dataclasses.fields(Signals)}
-        values: dict[str, object] = {}
-        for item in filter(None, (part.strip() for part in str(value).split(","))):
-            key, sep, raw = item.partition("=")
-            if not sep or key not in kinds:
-                self.fail(f"{item!r} is not key=value with a key of {', '.join(kinds)}", param, ctx)
-            kind = kinds[key]
-            try:
-                values[key] = raw.lower() in ("1", "true", "yes") if kind is bool else kind(raw)
-            except ValueError:
-                self.fail(f"{key} needs a {kind.__name__}, got {raw!r}", param, ctx)
-        try:
-            return Signals(**values)  # type: ignore[arg-type]
-        except ValueError as e:
-            self.fail(str(e), param, ctx)
 
 
 class OptionType(click.ParamType):

@@ -4,6 +4,7 @@ the indexes the Compare page opens, or one method's)."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -11,11 +12,21 @@ import click
 from ..engine.data import load_benchmark
 from ..engine.embedding import Embedders
 from ..engine.retrieval.sentences import MAX_SENTENCE_CHARS
-from ..experiments import METHODS, OpenContext, catalogue_columns, evaluate, format_results, write_run
+from ..experiments import (
+    METHODS,
+    OpenContext,
+    RunConfig,
+    catalogue,
+    catalogue_columns,
+    evaluate,
+    format_results,
+    write_run,
+)
+from ..experiments.catalogue import preset_config
 from ..experiments.evaluate import summaries_read
 from ..experiments.executors import prefill
 from ..experiments.index_store import embed_queries
-from ..experiments.methods import IndexMethod
+from ..experiments.methods import with_bank
 from ..experiments.sentence_store import open_sentences
 from .options import (
     DATA,
@@ -28,6 +39,7 @@ from .options import (
     cache_dir_of,
     data_dir_of,
     executor_of,
+    optional_data_dir,
     run_config,
     say,
 )
@@ -44,6 +56,12 @@ from .params import Registered
 @click.option("--run-out", type=PATH, help="run file (JSONL)")
 @click.option("--per-query-out", type=PATH, help="per-query metrics (CSV)")
 @click.option("--save-index", is_flag=True, help="save the index this run builds (see `sac index`)")
+@click.option("--preset", metavar="KEY", help="run a named method of the catalogue (`sac presets` lists them)")
+@click.option(
+    "--bank",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    help="the labelled examples a preset with clause exemplars reads (default: the data folder)",
+)
 @click.option(
     "--retriever",
     metavar="MODULE:FACTORY",
@@ -53,6 +71,13 @@ def evaluate_command(**params: Any) -> int:
     """Retrieve for every query and score DRM, precision, recall, ..."""
     data_dir, cache_dir = data_dir_of(params), cache_dir_of(params)
     config = run_config(params, data_dir)
+    if params["preset"]:
+        try:
+            config = preset_config(config, params["preset"])
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="'--preset'") from None
+    if params["bank"]:
+        config = with_bank(config, params["bank"])
     if params["retriever"]:
         options = (*config.options, ("retriever.factory", params["retriever"]))
         config = config.with_(method="retriever", options=options)
@@ -109,11 +134,11 @@ def index_command(**params: Any) -> int:
     ctx = OpenContext(bench, data_dir, cache_dir, embedders, progress=not params["quiet"], save=True, notes=say)
     for name, config in configs:
         t0 = time.perf_counter()
-        method = config.method_plugin
-        if not isinstance(method, IndexMethod):
+        indexer = config.method_plugin.indexer()
+        if indexer is None:
             print(f"{name} ({config.variant}): method {config.method!r} has no index to build")
             continue
-        check = method.check(config, ctx)
+        check = indexer.check(config, ctx)
         if check.fresh and not params["force"]:
             print(f"{name} ({config.variant}): already built and fresh in {check.folder}")
             continue
@@ -122,7 +147,7 @@ def index_command(**params: Any) -> int:
         executor = executor_of(params)
         ray_done = prefill(config, ctx, executor) if executor.kind != "local" else None
         encoded = embedders.encoded
-        retriever = method.build(config, ctx)
+        retriever = indexer.build(config, ctx)
         seconds = time.perf_counter() - t0
         new = embedders.encoded - encoded + (ray_done["embedded"] if ray_done else 0)
         rate = f", {new / seconds:.0f} texts/s" if new else ""
@@ -130,7 +155,7 @@ def index_command(**params: Any) -> int:
             f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
             f"{seconds:.1f}s{rate} → {check.folder}"
         )
-    models = {(c.model, c.backend): c for _, c in configs if isinstance(c.method_plugin, IndexMethod)}
+    models = {(c.model, c.backend): c for _, c in configs if c.method_plugin.indexer() is not None}
     for config in models.values():  # Compare then answers a benchmark query without loading the model
         new = embed_queries(bench, config, embedders, progress=not params["quiet"])
         print(f"{len(bench.queries):,} benchmark queries ({config.backend}): {new:,} embedded now, the rest cached")
@@ -142,4 +167,18 @@ def index_command(**params: Any) -> int:
     return 0
 
 
-COMMANDS = (evaluate_command, index_command)
+@click.command("presets")
+@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR; without one: the defaults)")
+def presets_command(**params: Any) -> int:
+    """List the named methods: the key `sac evaluate --preset` and Compare take, what each runs."""
+    data_dir = optional_data_dir(params)
+    base = run_config({"datasets": "all"}, data_dir) if data_dir else RunConfig()
+    entries = catalogue(base)
+    width = max(map(len, entries), default=0)
+    for key, preset in entries.items():
+        mark = " (a default Compare column)" if preset.default else ""
+        print(f"{key:<{width}}  {preset.title}{mark}\n{'':<{width}}  {preset.config.variant}")
+    return 0
+
+
+COMMANDS = (evaluate_command, index_command, presets_command)

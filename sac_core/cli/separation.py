@@ -12,6 +12,7 @@ import click
 from ..engine.data import load_benchmark
 from ..engine.embedding import Embedders
 from ..experiments import OpenContext, catalogue_columns, load_sweep
+from ..experiments.cells import SweepFolder
 from ..experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation, open_index_retriever
 from .options import DATA, PATH, SUMMARIES, cache_dir_of, data_dir_of, run_config, say
 
@@ -61,7 +62,7 @@ def _grid(params: dict[str, Any], data_dir: Path, cache_dir: Path) -> None:
 
     sweep = load_sweep(params["sweep"])
     folder = params["results"] or Path("results") / sweep.name
-    results = pd.read_csv(folder / "results.csv")
+    results = pd.read_csv(SweepFolder(folder).results)
     grid = grid_separation(sweep, results, data_dir, cache_dir, cached_only=not params["embed_missing"])
     print(
         f"\n{len(grid)} dense cells of {sweep.name} (indexes whose embeddings are cached), separation "

@@ -11,6 +11,7 @@ import click
 
 from ..engine.data import load_benchmark, read_queries, resolve_data_dir
 from ..experiments import load_sweep, run_sweep
+from ..experiments.cells import MANIFEST, PER_QUERY, RESULTS, RUNS, SIGNIFICANCE, read_per_query
 from ..experiments.report import (
     at_k,
     backend_changes,
@@ -18,14 +19,15 @@ from ..experiments.report import (
     lbr_table,
     mean_over_k,
     pair_table,
+    pair_view,
+    plus_minus,
+    provenance_lines,
     read_results,
     to_latex,
     without_queries,
 )
 from .interop import write_html_report
 from .options import CACHE, DATA_DIR, FILE, PATH, QUIET, cache_dir_of, data_dir_of, say
-
-PER_QUERY = "per_query.csv.gz"  # a sweep's per-query results, beside its results.csv
 
 
 @click.command("sweep")
@@ -34,23 +36,36 @@ PER_QUERY = "per_query.csv.gz"  # a sweep's per-query results, beside its result
 @CACHE
 @click.option("--out", type=PATH, help="output folder (default: results/<sweep name>)")
 @QUIET
-@click.option("--cached-only", is_flag=True, help="write only the cells already computed")
+@click.option(
+    "--cached-only", is_flag=True, help="write only the cells already computed; list the others (stale or new)"
+)
 def sweep_command(**params: Any) -> int:
     """Run a grid of configurations from a TOML file, every cell cached."""
     sweep = load_sweep(params["config"])
+    for note in sweep.notes:
+        say(f"sac: {note}")
     data_dir = data_dir_of(params)
     out_dir = params["out"] or Path("results") / sweep.name
     start = time.perf_counter()
     say(f"sweep {sweep.name}: {len(sweep.cells)} cells → {out_dir}")
     cached_only = params["cached_only"]
+    missing: list[str] = []
     table = run_sweep(
-        sweep, data_dir, cache_dir_of(params), out_dir, progress=not params["quiet"], cached_only=cached_only
+        sweep,
+        data_dir,
+        cache_dir_of(params),
+        out_dir,
+        progress=not params["quiet"],
+        cached_only=cached_only,
+        on_missing=lambda config, why: missing.append(f"  {config.variant} (chunk {config.chunk_size}): {why}"),
     )
     if cached_only:
         say(f"{table['cell'].nunique()} of {len(sweep.cells)} cells were cached and are written")
-    print("means over k, ALL datasets (%):")
-    print(mean_over_k(table).round(2).to_string())
-    say(f"results.csv, {PER_QUERY}, significance.csv and runs/ written to {out_dir}")
+        if missing:
+            say(f"{len(missing)} not written:\n" + "\n".join(missing))
+    print("means over k, ALL datasets (%, ± the 95 % bootstrap interval over queries):")
+    print(plus_minus(mean_over_k(table, per_query=read_per_query(out_dir))).to_string())
+    say(f"{RESULTS}, {PER_QUERY}, {SIGNIFICANCE}, {MANIFEST} and {RUNS}/ written to {out_dir}")
     print(f"wall time {time.perf_counter() - start:.1f}s")
     return 0
 
@@ -84,26 +99,30 @@ def report_command(**params: Any) -> int:
     import pandas as pd  # ~1 s to import: only once the arguments are checked
 
     table = read_results([str(p) for p in params["results"]])
-    per_query = Path(params["results"][0]).parent / PER_QUERY
+    per_query_path = Path(params["results"][0]).parent / PER_QUERY
+    per_query = read_per_query(params["results"][0])
     protocol = params["without_queries_of"]
     if protocol:
-        if not per_query.is_file():
-            raise click.ClickException(f"--without-queries-of needs {per_query} (a sweep's per-query results)")
-        seen = load_benchmark(resolve_data_dir(params["data"]), "all", protocol).queries
-        table = without_queries(table, pd.read_csv(per_query), {q.query_id for q in seen})
+        if per_query is None:
+            raise click.ClickException(f"--without-queries-of needs {per_query_path} (a sweep's per-query results)")
+        seen = {q.query_id for q in load_benchmark(resolve_data_dir(params["data"]), "all", protocol).queries}
+        table = without_queries(table, per_query, seen)
+        per_query = per_query[~per_query["query_id"].isin(seen)]
         print(f"without the {len(seen)} queries of protocol {protocol}:")
     with pd.option_context("display.width", 200, "display.max_columns", 20):
-        _print_tables(table, params["k"])
+        _print_tables(table, per_query, params["k"])
         _print_backend_changes(table, per_query, params["k"])
         if params["halves"] or params["pair"]:
-            if not per_query.is_file():
-                raise click.ClickException(f"--halves / --pair need {per_query} (a sweep's per-query results)")
-            _print_halves_and_pairs(params, table, pd.read_csv(per_query))
+            if per_query is None:
+                raise click.ClickException(f"--halves / --pair need {per_query_path} (a sweep's per-query results)")
+            _print_halves_and_pairs(params, table, per_query)
     if params["latex"]:
         params["latex"].parent.mkdir(parents=True, exist_ok=True)
         means, lbr = (
-            to_latex(mean_over_k(table), "Means over k (\\%)"),
-            to_latex(lbr_table(table), "P@1 and R@64 (\\%)"),
+            to_latex(
+                plus_minus(mean_over_k(table, per_query=per_query)), "Means over k (\\%, ± half the 95 \\% interval)"
+            ),
+            to_latex(lbr_table(table, text=True), "P@1 and R@64 (\\%, ± half the 95 \\% interval)"),
         )
         params["latex"].write_text(means + "\n" + lbr, encoding="utf-8")
         say(f"LaTeX tables → {params['latex']}")
@@ -112,23 +131,27 @@ def report_command(**params: Any) -> int:
     return 0
 
 
-def _print_tables(table: Any, k: int) -> None:
+def _print_tables(table: Any, per_query: Any, k: int) -> None:
     fixed = {
         c: table[c].iloc[0]
         for c in ("protocol", "model", "backend", "chunk_size", "semantic_weight")
         if c in table.columns and table[c].nunique(dropna=False) == 1
     }
     print("setting: " + ", ".join(f"{c}={v}" for c, v in fixed.items()))
+    for line in provenance_lines(table):
+        print(line)
     ks = ",".join(str(int(k)) for k in sorted(table["k"].unique()))
-    print(f"precision / recall / DRM (%), ALL datasets, mean over k = {ks}:")
-    print(mean_over_k(table).to_string())
-    lbr = lbr_table(table)
+    print(
+        f"precision / recall / DRM (%, ± half the 95 % bootstrap interval over queries), ALL datasets, mean over k = {ks}:"
+    )
+    print(plus_minus(mean_over_k(table, per_query=per_query)).to_string())
+    lbr = lbr_table(table, text=True)
     if not lbr.empty:
-        print("\nLegalBench-RAG's table: precision@1 and recall@64 per dataset (%):")
+        print("\nLegalBench-RAG's table: precision@1 and recall@64 per dataset (%, ± half the 95 % interval):")
         print(lbr.to_string())
     for metric in ("drm", "precision", "recall"):
-        print(f"\n{metric}@{k} per dataset (%):")
-        print(at_k(table, k, metric).to_string())
+        print(f"\n{metric}@{k} per dataset (%, ± half the 95 % interval):")
+        print(at_k(table, k, metric, text=True).to_string())
 
 
 def _print_halves_and_pairs(params: dict[str, Any], table: Any, per_query: Any) -> None:
@@ -148,20 +171,18 @@ def _print_halves_and_pairs(params: dict[str, Any], table: Any, per_query: Any) 
     for found in pairs:
         print(f"\n{found['variant_b'].iloc[0]}\n  against {found['variant_a'].iloc[0]} (paired permutation tests):")
         shown = found[found["metric"].isin(["drm", "precision", "recall"])]
-        print(shown[["metric", "k", "mean_a", "mean_b", "p_value", "wins", "losses"]].round(4).to_string(index=False))
+        print(pair_view(shown).to_string(index=False))
     if pairs and params["pairs_out"]:
         params["pairs_out"].parent.mkdir(parents=True, exist_ok=True)
         pd.concat(pairs, ignore_index=True).to_csv(params["pairs_out"], index=False)
 
 
-def _print_backend_changes(table: Any, per_query: Path, k: int) -> None:
+def _print_backend_changes(table: Any, per_query: Any, k: int) -> None:
     """With two embedding backends in the table: how many query values changed between them."""
-    import pandas as pd
-
     backends = sorted(table["backend"].dropna().unique()) if "backend" in table.columns else []
-    if len(backends) < 2 or not per_query.is_file():
+    if len(backends) < 2 or per_query is None:
         return
-    changes = backend_changes(table, pd.read_csv(per_query), backends[0], backends[-1])
+    changes = backend_changes(table, per_query, backends[0], backends[-1])
     if changes.empty:
         return
     at = changes[changes["k"] == k]

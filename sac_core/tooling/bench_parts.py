@@ -26,7 +26,7 @@ from ..experiments import NotBuilt, OpenContext, RunConfig, Workspace, catalogue
 from ..experiments.evaluate import indexed_chunks
 from ..experiments.executors import Executor
 from ..experiments.index_store import index_folder
-from ..experiments.methods import SAC_METHOD, IndexMethod
+from ..experiments.methods import SAC_METHOD
 from .bench import (
     MEMORY_COLUMNS,
     ann_figures,
@@ -377,11 +377,11 @@ def _bench_paper_memory(opts: BenchOptions, base: RunConfig, data_dir: Path) -> 
     bench = load_benchmark(data_dir, base.datasets, "paper")
     paper = base.with_(protocol="paper")
     for config in dict.fromkeys(memory_configs(paper, opts.memory_columns)):  # baseline-x3: checked once
-        method = config.method_plugin
+        indexer = config.method_plugin.indexer()
         ctx = OpenContext(bench, data_dir, cache_dir, Embedders(cache_dir))
-        if not isinstance(method, IndexMethod):
+        if indexer is None:
             raise ValueError(f"(k) method {config.method!r} has no index")
-        check = method.check(config, ctx)
+        check = indexer.check(config, ctx)
         if not check.fresh:
             raise ValueError(
                 f"(k) needs the saved index of {config.variant} on the paper protocol ({check.reason}): "

@@ -41,10 +41,10 @@ def _shoot(page: Any, out: Path, name: str, shots: list[Path]) -> None:
 
 
 def _review_session(demo: Path, cache_dir: Path, url: str) -> None:
-    """A two-query blind session on the demo corpus (baseline vs SAC generic, k = 3) to photograph."""
+    """A two-query blind session on the demo corpus (baseline, SAC generic, SAC expert; k = 3) to photograph."""
     bench = load_benchmark(demo, available_datasets(demo), "full")
     base = RunConfig(protocol="full", datasets=bench.datasets, summary=SummaryConfig(provider="file"))
-    columns = compare_columns(base, default_methods(base)[:2])  # baseline and SAC generic
+    columns = compare_columns(base, default_methods(base)[:3])  # baseline, SAC generic, SAC expert
     ws = Workspace.open(bench, columns, demo, cache_dir)
     db = review.ReviewDB(url)
     queries = review.sample_queries(bench, bench.datasets, 2, 7)
@@ -84,6 +84,11 @@ def _hits(count: int) -> str:
     return f"() => document.querySelectorAll('.sac-hit').length === {count}"
 
 
+def _answers(count: int) -> str:
+    """A ready check: Compare shows an answer under each of its ``count`` columns."""
+    return f"() => document.querySelectorAll('.sac-answer').length === {count}"
+
+
 def _visit(
     page: Any, out: Path, shots: list[Path], name: str, url: str, ready: str, timeout: float = BUILD_TIMEOUT
 ) -> None:
@@ -102,8 +107,9 @@ def _shoot_pages(
     """Every page on the demo corpus in one server, then Compare and Map on ``data_dir`` if given."""
     with browser.session(env, Path(tmp) / "streamlit.log") as (server, page):
         demo_query = "dataset=demo_nda&q=demo_nda%2F1&k=3"
-        say("compare, curves, tune, map, documents (demo) …")
-        _visit(page, out, shots, "compare", f"{server.url}/?{demo_query}", _hits(3 * 3))
+        say("compare (five columns), curves, tune, map, documents (demo) …")
+        five = "cols=baseline,sac-generic,sac-expert,doc-aware,recommended"
+        _visit(page, out, shots, "compare", f"{server.url}/?{demo_query}&{five}", _answers(5))
         _visit(page, out, shots, "curves", f"{server.url}/curves", ".js-plotly-plot", 60_000)
         # the demo sweep covers Tune's default stop: answered at once
         _visit(page, out, shots, "tune", f"{server.url}/tune", "text=At k = 8")
@@ -115,6 +121,10 @@ def _shoot_pages(
         name.fill("reviewer")
         name.press("Enter")
         page.wait_for_selector(".sac-hit", timeout=60_000)
+        note = page.get_by_placeholder("note (optional)").first
+        note.fill("Right clause, but it only covers written disclosures;\nthe oral ones are in § 2.")
+        note.press("Tab")  # saved when it loses focus
+        browser.settle(page)
         _shoot(page, out, "review", shots)
     if data_dir is not None:
         env["SAC_DATA_DIR"] = relative_to_project(data_dir)
@@ -124,7 +134,5 @@ def _shoot_pages(
             # results/methods-lbr-mini) while SAC and the document-aware method find its NDA: the
             # baseline's answer is flagged, the others' are not
             url = f"{server.url}/?dataset=contractnli&q=contractnli%2F912&k=4&cols=baseline,sac-generic,doc-aware"
-            _visit(
-                page, out, shots, "compare-lbr-mini", url, "() => document.querySelectorAll('.sac-answer').length === 3"
-            )
+            _visit(page, out, shots, "compare-lbr-mini", url, _answers(3))
             _visit(page, out, shots, "map-lbr-mini", f"{server.url}/map?dataset=contractnli&k=8", PLOTS_2)

@@ -11,7 +11,7 @@ import pytest
 
 from sac_core.cli import main
 from sac_core.engine.data import Snippet, load_benchmark
-from sac_core.engine.data.runfiles import write_jsonl, write_trec
+from sac_core.engine.data.runwrite import write_jsonl, write_trec
 
 DATA = ["--protocol", "full", "--datasets", "demo_nda,demo_privacy"]
 
@@ -46,6 +46,20 @@ def test_import_scores_the_run_like_evaluate_then_list_and_remove(runs, demo_dir
     assert main(["runs", "remove", "perfect", "--cache-dir", str(cache)]) == 0
     assert main(["runs", "list", "--cache-dir", str(cache)]) == 0
     assert "perfect" not in capsys.readouterr().out.replace("removed run perfect", "")
+
+
+def test_import_scores_every_line_on_the_protocol_the_run_fits(many_queries, tmp_path, capsys) -> None:
+    """Issue 31: a run of all 250 queries of a folder that is not LegalBench-RAG, imported without
+    --protocol, is scored whole (lbr-mini would keep 194 of them)."""
+    out = tmp_path / "all.csv"
+    argv = ["runs", "import", str(many_queries / "run.jsonl"), "--data", str(many_queries), "--name", "all",
+            "--cache-dir", str(tmp_path / "cache"), "--k", "1", "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    table = pd.read_csv(out).set_index("dataset")
+    assert table.loc["ALL", "n_queries"] == 250 and table.loc["ALL", "protocol"] == "full"
+    assert table.loc["ALL", "precision"] == 1  # every query's gold span, first
+    err = capsys.readouterr().err
+    assert "250 queries of protocol full (the smallest protocol holding every query of the run)" in err
 
 
 def test_a_bad_run_file_is_one_line_naming_file_and_line(demo_dir, tmp_path, capsys) -> None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 
 import pytest
 
-from sac_core.cli import main
+from sac_core.cli import main, run
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.embedding import Embedder
+from sac_core.experiments import RunConfig
 
 HEAVY = (
     "torch", "sentence_transformers", "transformers", "faiss", "onnxruntime", "umap", "sklearn", "plotly",
@@ -26,7 +28,7 @@ HEAVY = (
         (["sweep"], "sac sweep: error: Missing option '--config'"),
         (["review", "export"], "sac review: error: export needs --session NAME"),
         (["evaluate", "--method", "nope"], "sac evaluate: error: Invalid value for '--method': 'nope' is not one of"),
-        (["evaluate", "--signals", "doc_weight=-1"], "sac evaluate: error: Invalid value for '--signals'"),
+        (["evaluate", "--signals", "doc_weight=x"], "sac evaluate: error: Invalid value for '--signals'"),
         (["bench", "--parts", "memory,nope"], "sac bench: error: Invalid value for '--parts': unknown nope"),
         (["bench", "--sessions", "1,x"], "sac bench: error: Invalid value for '--sessions': '1,x' is not a comma"),
         (["bench", "--sessions", "1,40"], "sac bench: error: Invalid value for '--sessions': '1,40': 1 to 8 rounds"),
@@ -83,3 +85,42 @@ def test_index_also_embeds_the_benchmark_queries_so_compare_needs_no_model_for_t
     assert embedder.encoded == 0  # every query's vector is in the cache
     assert main(argv) == 0
     assert f"{len(bench.queries):,} benchmark queries (torch): 0 embedded now" in capsys.readouterr().out
+
+
+def test_every_setting_of_a_run_is_an_option_of_sac_evaluate() -> None:
+    """CONTRIBUTING's promise: a RunConfig field is an option of the CLI (its default read from RunConfig)."""
+    settings = {f.name for f in dataclasses.fields(RunConfig)} - {"summary"}  # the summary: --provider, --chars …
+    options = {p.name: p for p in run.evaluate_command.params}
+    assert settings <= set(options), settings - set(options)
+    defaults = RunConfig()
+    for name in ("dense_index", "ann_threshold", "hnsw_m", "ef_search", "chunk_size", "semantic_weight"):
+        assert options[name].default == getattr(defaults, name), name
+    index_options = {p.name for p in run.index_command.params}
+    assert {"dense_index", "ann_threshold", "hnsw_m", "chunker", "model"} <= index_options
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (["--plugin", "no_such_plugin", "evaluate", "--help"], "", "plug-in module 'no_such_plugin' (--plugin)"),
+        (["evaluate", "--help"], "json, no_such_plugin", "plug-in module 'no_such_plugin' ($SAC_PLUGINS)"),
+    ],
+)
+def test_a_plugin_that_cannot_be_imported_is_one_line_naming_it(argv, env, message, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("SAC_PLUGINS", env)
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.splitlines() == [
+        f"sac: error: {message} cannot be imported: ModuleNotFoundError: No module named 'no_such_plugin'"
+    ]
+
+
+def test_presets_lists_each_key_and_an_unknown_preset_names_the_known_ones(demo_dir, capsys) -> None:
+    assert main(["presets", "--data", str(demo_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "baseline" in out and "(a default Compare column)" in out
+    with pytest.raises(SystemExit) as exit_:
+        main(["evaluate", "--data", str(demo_dir), "--preset", "nope"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "Invalid value for '--preset': unknown preset 'nope'; known: baseline" in err

@@ -1,0 +1,309 @@
+"""The generated blocks of the README and the documentation, and the site's navigation.
+
+Every results table and figure on a page is one :class:`~.blocks.Block` here, placed on a page as
+``<!-- generated: NAME -->`` … ``<!-- /generated -->`` and filled by ``sac docs``. To add one:
+declare it below (its results folder, its rows or a ``match`` on the variants, its kind), put the
+empty region on a page, run ``sac docs``. To point a block at another sweep, change its folder.
+"""
+
+from __future__ import annotations
+
+from .blocks import Block, Col, Row
+
+# The document-aware method chosen on lbr-mini (split query, document prior, gated): the variant
+# prefix the passage stages add to.
+AWARE = "baseline+split+doc:summary300×8+bm25×0.125+gate:split"
+WITHIN = AWARE + "+within(bm25×0.25,nb×0.25)"
+EXEMPLARS = AWARE + "+within(bm25×0.25,nb×0.25,ex×4:lbr-mini≥0.9@32/3)"
+SAC = "sac-file-generic-150"
+
+PAIRS = (  # the columns of a paired-test table (a = the first variant, b = the second)
+    Col("metric", "metric"),
+    Col("k", "k"),
+    Col("mean_a", "a (%)", percent=True),
+    Col("mean_b", "b (%)", percent=True),
+    Col("p_value", "p", decimals=4),
+    Col("wins", "b better"),
+    Col("ties", "ties"),
+    Col("losses", "b worse"),
+)
+
+FAMILY = AWARE + "+within(bm25×0.25,nb×0.25,ex×4:lbr-mini~family3(T0.05{})/3)"
+RECOMMENDED = AWARE + "+within(bm25×0.25,nb×0.25,ex×4:full~family3(T0.05,+para)/3)"
+NAMED = AWARE.replace("+gate:", "+names×{}+gate:") + "+within(bm25×0.25,nb×0.25,ex×4:full~family3(T0.05,+para)/3)"
+RECOMMENDED_NAMES = NAMED.format("1")  # `sac presets`: recommended (RECOMMENDED is recommended-text)
+WORDING_VARIANTS = (  # (label, variant): the clause-exemplar variants tried on both wordings (issue 34)
+    ("within-document ranking alone", WITHIN),
+    ("exemplars, bank questions of cosine ≥ 0.9 (template match)", EXEMPLARS),
+    ("exemplars by question family", FAMILY.format("")),
+    ("… + three more wordings of each bank question", FAMILY.format(",+para")),
+    ("… + the folder's whole bank (recommended-text)", RECOMMENDED),
+)
+WORDING_ROWS = tuple(
+    Row(f"{label}, {wording}", variant, folder=folder)
+    for label, variant in WORDING_VARIANTS
+    for wording, folder in (("benchmark wording", "wording-lbr-mini"), ("rewording 1", "wording-lbr-mini-reword1"))
+)
+
+HELDOUT_WORDING_ROWS = tuple(
+    Row(f"{label}, {wording}", variant, folder=folder)
+    for label, variant in (
+        ("baseline", "baseline"),
+        WORDING_VARIANTS[0],
+        WORDING_VARIANTS[-1],
+        ("… + file names (recommended)", RECOMMENDED_NAMES),
+    )
+    for wording, folder in (("benchmark wording", "wording-heldout"), ("rewording 2", "wording-heldout-reword2"))
+)
+
+NAMES_ROWS = tuple(  # the file-name term's weight, both wordings of lbr-mini (issue 34)
+    Row(f"{label}, {wording}", variant, folder=folder)
+    for label, variant in (
+        ("file names unread (recommended-text)", RECOMMENDED),
+        *(
+            (f"file names × {w}" + (" (recommended)" if w == "1" else ""), NAMED.format(w))
+            for w in ("0.125", "0.25", "0.5", "1", "2")
+        ),
+    )
+    for wording, folder in (("benchmark wording", "names-lbr-mini"), ("rewording 1", "names-lbr-mini-reword1"))
+)
+
+PAPER_WORDINGS = (  # the report folders of issue 34 on the paper protocol, and what each changes
+    ("benchmark wording", "wording-paper"),
+    ("rewording 2, never tuned on", "wording-paper-reword2"),
+    ("documents named by ids", "wording-paper-idnames"),
+    ("queries naming no document", "wording-paper-noname"),
+)
+PAPER_WORDING_ROWS = tuple(
+    Row(f"{label}, {wording}", variant, folder=folder)
+    for wording, folder in PAPER_WORDINGS
+    for label, variant in (
+        ("baseline", "baseline"),
+        ("within-document ranking", WITHIN),
+        ("recommended-text (file names unread)", RECOMMENDED),
+        ("recommended", RECOMMENDED_NAMES),
+    )
+)
+
+HEADLINE_ROWS = (
+    Row("Baseline (plain RAG)", "baseline", folder="wording-paper"),
+    Row("SAC (generic summaries)", SAC, folder="methods-paper"),
+    Row("Recommended", RECOMMENDED_NAMES, folder="wording-paper"),
+    Row("Recommended, questions reworded (never tuned on)", RECOMMENDED_NAMES, folder="wording-paper-reword2"),
+    Row("Recommended, documents named by ids", RECOMMENDED_NAMES, folder="wording-paper-idnames"),
+)
+
+BLOCKS: tuple[Block, ...] = (
+    # The README's and the home page's headline: the SAC paper's protocol (776 queries, 362 documents).
+    Block("headline", "wording-paper", rows=HEADLINE_ROWS, extra=("drm@8",), caption="method"),
+    Block(
+        "headline-figure",
+        "wording-paper",
+        kind="figure",
+        rows=HEADLINE_ROWS,
+        caption="Means over k with 95 % intervals on the paper protocol",
+    ),
+    # Baseline and SAC
+    Block("baseline-grid", "lbr-mini-grid", match="^baseline$", caption="baseline on lbr-mini"),
+    Block("sac-lbr-mini", "lbr-mini", caption="lbr-mini, chunk 500, dense"),
+    Block(
+        "sac-grid",
+        "lbr-mini-grid",
+        match="^sac-file-generic",
+        where=(("semantic_weight", 1.0),),
+        caption="SAC generic on lbr-mini, dense",
+    ),
+    Block("sac-paper", "paper", where=(("semantic_weight", 1.0),), caption="paper protocol, dense"),
+    # Document-aware retrieval
+    Block(
+        "doc-lbr-mini",
+        "methods-lbr-mini",
+        extra=("drm@8",),
+        caption="lbr-mini",
+        rows=(
+            Row("baseline", "baseline", where=(("semantic_weight", 1.0),)),
+            Row("SAC generic-150", SAC),
+            Row("SAC + document prior", SAC + "+doc:summary300×2+bm25×0.25"),
+            Row(
+                "split query + prior (chosen)",
+                "baseline+split+doc:summary300×8+bm25×0.125",
+                where=(("semantic_weight", 1.0),),
+            ),
+            Row("… routed to the top 2 documents", "baseline+split+doc:summary300×2+bm25×0.25+route2"),
+            Row("… prior from the file name", "baseline+split+doc:filename×2+bm25×0.25"),
+            Row("… prior from the title and parties", "baseline+split+doc:title×2+bm25×0.25"),
+            Row("… sections (lead text, top 3)", "baseline+split+doc:summary300×2+bm25×0.25+route1+sec3:lead300"),
+            Row("… legal entities, RRF 0.2", "baseline+split+doc:summary300×2+bm25×0.25+ent0.2"),
+            Row("… PRF expansion, 8 chunks", "baseline+split+doc:summary300×2+bm25×0.25+exp:prf8"),
+            Row(
+                "… hybrid BM25 over chunks (0.75)",
+                "baseline+split+doc:summary300×2+bm25×0.25",
+                where=(("semantic_weight", 0.75),),
+            ),
+            Row(
+                "chosen + mpnet rescoring of the top 10",
+                "baseline+split+doc:summary300×8+bm25×0.125+rr:all-mpnet-base-v2@10×0.5",
+            ),
+        ),
+    ),
+    Block("doc-paper", "methods-paper", extra=("drm@8", "p@1", "r@64"), caption="paper protocol"),
+    Block("doc-heldout", "methods-heldout", extra=("drm@8",), caption="held-out folder"),
+    Block("gate-noname", "gate-noname-lbr-mini", strip="baseline+", caption="no-name lbr-mini"),
+    Block("gate-noname-paper", "gate-noname-paper", strip="baseline+", caption="no-name paper protocol"),
+    # Passage stages (lbr-mini to choose, the paper protocol and the held-out folder to report)
+    Block(
+        "within-lbr-mini",
+        "passages-lbr-mini",
+        match=r"gate:split(\+within\([^)]*\))?$",
+        strip=AWARE,
+        extra=("drm@8", "p@1", "r@64"),
+        caption="lbr-mini, on the gated document-aware method",
+    ),
+    Block("exemplars-lbr-mini", "exemplars-lbr-mini", strip=AWARE, extra=("p@1", "r@64"), caption="lbr-mini"),
+    Block(
+        "wording-lbr-mini", "wording-lbr-mini", rows=WORDING_ROWS, caption="lbr-mini, both wordings (the tuning set)"
+    ),
+    Block("wording-heldout", "wording-heldout", rows=HELDOUT_WORDING_ROWS, caption="held-out folder, both wordings"),
+    Block("names-lbr-mini", "names-lbr-mini", rows=NAMES_ROWS, extra=("drm@8",), caption="lbr-mini, both wordings"),
+    Block(
+        "wording-paper",
+        "wording-paper",
+        rows=PAPER_WORDING_ROWS,
+        extra=("drm@8",),
+        caption="paper protocol, each copy",
+    ),
+    Block("wording-paper-outside", "", kind="text", file="wording-paper-outside-lbr-mini.txt"),
+    Block(
+        "within-paper", "passages-paper-within", strip=AWARE, extra=("drm@8", "p@1", "r@64"), caption="paper protocol"
+    ),
+    Block(
+        "passages-heldout", "passages-heldout", strip=AWARE, extra=("drm@8", "p@1", "r@64"), caption="held-out folder"
+    ),
+    Block(
+        "s2b-lbr-mini",
+        "passages-lbr-mini",
+        match=r"gate:split$|s2b\(",
+        strip=AWARE,
+        extra=("p@1", "r@64"),
+        caption="lbr-mini",
+    ),
+    Block(
+        "s2b-paper",
+        "passages-paper",
+        match=r"gate:split$|s2b\(",
+        strip=AWARE,
+        extra=("p@1", "r@64"),
+        caption="paper protocol",
+    ),
+    Block(
+        "trim-lbr-mini",
+        "passages-lbr-mini",
+        match=r"gate:split$|trim\(",
+        strip=AWARE,
+        extra=("p@1", "r@64"),
+        caption="lbr-mini",
+    ),
+    Block(
+        "trim-paper",
+        "passages-paper",
+        match=r"gate:split$|trim\(",
+        strip=AWARE,
+        extra=("p@1", "r@64"),
+        caption="paper protocol",
+    ),
+    Block(
+        "doc-lbr-paper",
+        "methods-paper",
+        kind="lbr",
+        caption="paper protocol",
+        rows=(
+            Row("baseline", "baseline"),
+            Row("SAC generic-150", SAC, where=(("semantic_weight", 1.0),)),
+            Row("document-aware (chosen)", "baseline+split+doc:summary300×8+bm25×0.125"),
+        ),
+    ),
+    Block(
+        "passages-lbr-paper",
+        "passages-paper-within",
+        kind="lbr",
+        caption="paper protocol",
+        rows=(
+            Row("document-aware, gated", AWARE),
+            Row("+ within-document ranking", WITHIN),
+            Row("+ clause exemplars", EXEMPLARS),
+        ),
+    ),
+    # Paired permutation tests at k = 8, as committed beside the sweeps
+    Block(
+        "doc-pairs-paper",
+        "methods-paper",
+        kind="csv",
+        file="significance.csv",
+        where=(("variant_a", SAC), ("variant_b", "baseline+split+doc:summary300×8+bm25×0.125"), ("k", 8)),
+        columns=PAIRS,
+    ),
+    Block(
+        "within-pairs-paper",
+        "passages-paper-within",
+        kind="csv",
+        file="acceptance.csv",
+        where=(("k", 8),),
+        columns=PAIRS,
+    ),
+    Block(
+        "exemplars-pairs-paper",
+        "passages-paper-within",
+        kind="csv",
+        file="acceptance-exemplars.csv",
+        where=(("k", 8),),
+        columns=PAIRS,
+    ),
+    # Answers, the map's separation, speed
+    Block(
+        "answers-paper",
+        "answers-paper",
+        kind="csv",
+        file="table.csv",
+        where=(("dataset", "ALL"),),
+        columns=(
+            Col("method", "method"),
+            Col("cites_only_gold", "citing only gold documents (%)", percent=True),
+            Col("cites_other_document", "citing another document (%)", percent=True),
+            Col("token_f1", "token F1 (%)", percent=True),
+            Col("rouge_l", "ROUGE-L (%)", percent=True),
+        ),
+    ),
+    Block(
+        "separation-lbr-mini",
+        "separation",
+        kind="csv",
+        file="lbr-mini.csv",
+        columns=(
+            Col("index", "lbr-mini index (chunk 500)"),
+            Col("own_share", "own-document share of 10 nearest"),
+            Col("silhouette", "silhouette by document"),
+        ),
+    ),
+    Block("bench-lbr-mini", "", kind="text", file="bench-lbr-mini.txt"),
+    Block("bench-passages", "", kind="text", file="bench-passages-lbr-mini.txt"),
+    Block("bench-room", "", kind="text", file="bench-room.txt"),
+    Block("floor-paper", "", kind="text", file="floor-paper.txt"),
+)
+
+# The site's navigation (mkdocs.yml's generated ``nav``): a page, or a section of pages where
+# "@methods", "@results" and "@cli" stand for the generated pages of that kind.
+NAV: tuple[tuple[str, str | tuple[str, ...]], ...] = (
+    ("Home", "index.md"),
+    ("Getting started", "getting-started.md"),
+    ("Dashboard tour", "tour.md"),
+    ("Methods", ("methods/index.md", "@methods")),
+    ("Results", ("results/index.md", "@results")),
+    ("Your own retriever", "runs.md"),
+    ("Test sets", "test-sets.md"),
+    ("Metrics", "metrics.md"),
+    ("Serving a team", "serving.md"),
+    ("Speed", "speed.md"),
+    ("CLI reference", ("cli/index.md", "@cli")),
+    ("Python API", ("api/index.md", "api/plugins.md", "api/engine.md", "api/results.md")),
+    ("Contributing", "contributing.md"),
+)

@@ -1,0 +1,122 @@
+"""The committed results a documentation block reads: sweep folders under ``results/`` (read once
+per generation), their means over k with intervals (:func:`sac_core.experiments.report.cell_means`),
+and plain files (CSV tables, text outputs of ``sac bench``).
+
+A sweep folder is ``results.csv`` with a ``cell`` column (and ``per_query.csv.gz`` for intervals);
+a folder of ``sac evaluate`` tables (no ``cell`` column, no per-query rows) counts each file as
+one cell named after it, with means and no intervals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...experiments.cells import PER_QUERY, RESULTS, is_work_folder, read_per_query
+from ...experiments.report import KEY, cell_means, lbr_table, plus_minus, provenance_lines
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
+
+
+class DocsError(ValueError):
+    """A block names a results folder, file, variant or setting that is not there."""
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One results folder: ``table`` (every row of its results), ``means`` (per cell: precision,
+    recall and DRM over k in %, with ``_low``/``_high`` when it has per-query rows), ``lbr`` (per
+    cell: precision@1 and recall@64 of ALL as text), ``settings`` (the key columns that vary)."""
+
+    name: str
+    path: str  # as shown: results/<name>
+    table: pd.DataFrame
+    means: pd.DataFrame
+    text: pd.DataFrame  # the means as text, "mean ± half-width"
+    at_8: dict[str, float]  # per cell: DRM@8 of ALL (%)
+    lbr: pd.DataFrame
+    settings: tuple[str, ...]
+    intervals: bool
+
+    def cells(self) -> list[str]:
+        return list(self.means.index)
+
+    def describe(self, cell: str) -> dict[str, object]:
+        """The first row of ``cell`` (its settings)."""
+        return dict(self.table[self.table["cell"] == cell].iloc[0])
+
+    def provenance(self) -> list[str]:
+        return provenance_lines(self.table)
+
+    def find(self, variant: str, where: tuple[tuple[str, object], ...] = ()) -> str:
+        """The one cell of ``variant`` whose settings match ``where`` (column, value) pairs."""
+        cells = self.table.drop_duplicates("cell")
+        found = cells[cells["variant"] == variant]
+        for column, value in where:
+            if column not in found.columns:
+                raise DocsError(f"{self.path}: no setting {column!r}")
+            found = found[found[column] == value]
+        if len(found) != 1:
+            raise DocsError(f"{self.path}: {len(found)} cells of variant {variant!r} where {dict(where)} (need one)")
+        return str(found.iloc[0]["cell"])
+
+
+class Results:
+    """The ``results/`` folder of a checkout, each sweep folder read at most once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._sweeps: dict[str, Sweep] = {}
+
+    def sweep_names(self) -> list[str]:
+        """Folders holding a sweep's ``results.csv`` with per-query rows, sorted (work folders left out)."""
+        found = self.root.glob(f"*/{RESULTS}")
+        return sorted(p.parent.name for p in found if (p.parent / PER_QUERY).is_file() and not is_work_folder(p.parent))
+
+    def sweep(self, name: str) -> Sweep:
+        if name not in self._sweeps:
+            self._sweeps[name] = self._read(name)
+        return self._sweeps[name]
+
+    def file(self, relative: str) -> Path:
+        path = self.root / relative
+        if not path.is_file():
+            raise DocsError(f"results/{relative}: no such file")
+        return path
+
+    def _read(self, name: str) -> Sweep:
+        import pandas as pd
+
+        folder = self.root / name
+        if (folder / RESULTS).is_file():
+            table = pd.read_csv(folder / RESULTS)
+        elif folder.is_dir() and any(folder.glob("*.csv")):
+            files = sorted(folder.glob("*.csv"))
+            table = pd.concat([pd.read_csv(f).assign(cell=f.stem) for f in files], ignore_index=True)
+        else:
+            raise DocsError(f"results/{name}: no results.csv and no results tables")
+        per_query = read_per_query(folder / PER_QUERY) if (folder / PER_QUERY).is_file() else None
+        means = cell_means(table, per_query)
+        cells = table.drop_duplicates("cell")
+        settings = tuple(c for c in KEY[1:] if c in cells.columns and cells[c].nunique(dropna=False) > 1)
+        at_8 = table[(table["dataset"] == "ALL") & (table["k"] == 8)].drop_duplicates("cell").set_index("cell")["drm"]
+        return Sweep(
+            name, f"results/{name}", table, means, plus_minus(means), dict(at_8 * 100), _lbr(table), settings,
+            per_query is not None,
+        )  # fmt: skip
+
+
+def _lbr(table: pd.DataFrame) -> pd.DataFrame:
+    """Per cell: LegalBench-RAG's precision@1 and recall@64 of ALL as text (``mean ± half-width``
+    where the table has intervals), columns ``P@1`` and ``R@64``; empty when no cell has those k."""
+    import pandas as pd
+
+    by_cell = table.assign(variant=table["cell"])  # one row per cell, whatever else varies
+    wide = lbr_table(by_cell, text=True)
+    if wide.empty or "ALL" not in wide.columns.get_level_values(0):
+        return pd.DataFrame()
+    out = wide["ALL"].copy()
+    out.index = [i[0] if isinstance(i, tuple) else i for i in out.index]
+    return out.map(lambda v: v if isinstance(v, str) else ("–" if v != v else f"{v:.2f}"))
