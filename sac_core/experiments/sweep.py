@@ -153,8 +153,8 @@ def run_sweep(
     cells, even on a machine without the cache; a published cell of other inputs is never reused.
     """
     folder = SweepFolder(out_dir)
-    published = {cid: cell for path in sweep.reuse for cid, cell in SweepFolder(path).read_cells().items()}
-    published |= folder.read_cells()
+    own = folder.read_cells()
+    published = {cid: cell for path in sweep.reuse for cid, cell in SweepFolder(path).read_cells().items()} | own
     contexts: dict[tuple, OpenContext] = {}
     embedders = Embedders(cache_dir)
     records: list[CellRecord] = []
@@ -174,7 +174,7 @@ def run_sweep(
                     raise
                 _tell(on_missing, config, f"not computed: {e}")
                 continue
-            record = _known(inputs.id, cache, published)
+            record = _known(inputs.id, cache, published, own)
             if record is None and cached_only:
                 _tell(on_missing, config, stale_reason(inputs, published.values()) or "not computed yet")
                 continue
@@ -194,9 +194,17 @@ def run_sweep(
     return table
 
 
-def _known(cid: str, cache: CellCache, published: dict[str, CellRecord]) -> CellRecord | None:
-    """Cell ``cid`` from the cache, else from a published folder (then cached too), else None."""
+def _known(
+    cid: str, cache: CellCache, published: dict[str, CellRecord], own: dict[str, CellRecord]
+) -> CellRecord | None:
+    """Cell ``cid`` as the output folder published it (so rewriting a committed folder gives it
+    back byte for byte, whatever another sweep left in the cache), else from the cache, else from a
+    reused folder (then cached too), else None."""
     record = cache.get(cid)
+    if cid in own:
+        if record is None:
+            cache.put(own[cid])
+        return own[cid]
     if record is None and cid in published:
         record = published[cid]
         cache.put(record)

@@ -110,6 +110,24 @@ def test_a_sweep_reuses_the_cells_another_published_sweep_holds(demo_dir, embed_
     assert table["cell"].nunique() == 6 and not (empty / "embeddings").exists()
 
 
+def test_rewriting_a_published_folder_keeps_its_cells_whatever_the_cache_holds(demo_dir, embed_cache, tmp_path):
+    """The same cell computed elsewhere (another commit, in the cache) never replaces the folder's
+    own: rewriting a committed folder with --cached-only gives it back byte for byte."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(SWEEP)
+    first = tmp_path / "first"
+    run_sweep(load_sweep(path), demo_dir, embed_cache, first, progress=False)  # the cache now holds every cell
+    published = tmp_path / "published"
+    shutil.copytree(first, published)
+    cells = published / "cells.jsonl"
+    cells.write_text(cells.read_text().replace('"git_commit": "', '"git_commit": "feedface'))
+    run_sweep(load_sweep(path), demo_dir, embed_cache, published, progress=False, cached_only=True)
+    before = cells.read_bytes()
+    run_sweep(load_sweep(path), demo_dir, embed_cache, published, progress=False, cached_only=True)
+    assert cells.read_bytes() == before and b'"git_commit": "feedface' in before
+    assert pd.read_csv(published / "results.csv", dtype=str)["git_commit"].str.startswith("feedface").all()
+
+
 @pytest.mark.parametrize("with_signals", [False, True])
 def test_significance_pairs_variants_only_within_one_backend(with_signals):
     cells = {"bt": ("baseline", "torch"), "st": ("sac", "torch"), "bo": ("baseline", "onnx"), "so": ("sac", "onnx")}
