@@ -211,7 +211,7 @@ def render(
         f"<h1>{esc(title)}</h1>",
         *[f'<p class="note">{esc(n)}</p>' for n in notes],
         '<h2 id="curves">Curves: DRM, precision and recall against k</h2>',
-        *[f'<p class="note">Made by {esc(line)}.</p>' for line in provenance_lines(table)],
+        *[f'<p class="note">{esc(line[:1].upper() + line[1:])}.</p>' for line in provenance_lines(table)],
         '<p class="note">Per query and k: DRM = share of the top-k chunks from a non-gold document; precision and '
         "recall = characters inside gold spans. Means per dataset; ALL = macro mean over datasets. Every mean "
         "carries its 95 % interval (a seeded bootstrap over queries, 2,000 resamples, stratified by dataset): "
