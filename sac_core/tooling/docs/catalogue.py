@@ -8,6 +8,7 @@ empty region on a page, run ``sac docs``. To point a block at another sweep, cha
 
 from __future__ import annotations
 
+from ...experiments.cells import SIGNIFICANCE
 from .blocks import Block, Col, Row
 
 # The document-aware method chosen on lbr-mini (split query, document prior, gated): the variant
@@ -238,7 +239,7 @@ BLOCKS: tuple[Block, ...] = (
         "doc-pairs-paper",
         "methods-paper",
         kind="csv",
-        file="significance.csv",
+        file=SIGNIFICANCE,
         where=(("variant_a", SAC), ("variant_b", "baseline+split+doc:summary300×8+bm25×0.125"), ("k", 8)),
         columns=PAIRS,
     ),
