@@ -19,7 +19,8 @@ import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..engine.data import BenchmarkError, available_datasets, check_outside_project, read_benchmark_file
+from ..engine.data import BenchmarkError, read_benchmark_file
+from .transformed import copy_datasets, with_transform, write_benchmarks
 
 TRANSFORM = "id-names"
 SUMMARIES = Path("summaries") / "llm.jsonl"
@@ -38,19 +39,11 @@ def write_idnames(data_dir: Path, out_dir: Path) -> dict[str, tuple[int, int]]:
     naming the benchmark file (and query) that cannot be read. Every source file is read before
     anything is written."""
     data_dir, out_dir = Path(data_dir), Path(out_dir)
-    check_outside_project(out_dir)
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        raise BenchmarkError(f"{out_dir}: not empty; choose a new folder for the copy with id names")
-    datasets = available_datasets(data_dir)
-    if not datasets:
-        raise BenchmarkError(f"{data_dir / 'benchmarks'}: no benchmark files")
+    datasets = copy_datasets(data_dir, out_dir, "copy with id names")
     files = {ds: _renamed(data_dir / "benchmarks" / f"{ds}.json", ds) for ds in datasets}
     renamed = {old: id_name(old) for _, paths in files.values() for old in paths}
     summaries = _summary_lines(data_dir / SUMMARIES, renamed)
-    (out_dir / "benchmarks").mkdir(parents=True, exist_ok=True)
-    for ds, (raw, _) in files.items():
-        text = json.dumps(raw, ensure_ascii=False, indent=1)
-        (out_dir / "benchmarks" / f"{ds}.json").write_text(text, encoding="utf-8")
+    write_benchmarks(out_dir, {ds: raw for ds, (raw, _) in files.items()})
     for old, new in renamed.items():
         (out_dir / "corpus" / new).parent.mkdir(parents=True, exist_ok=True)
         (out_dir / "corpus" / new).symlink_to((data_dir / "corpus" / old).resolve())
@@ -74,8 +67,7 @@ def _renamed(path: Path, dataset: str) -> tuple[dict[str, Any], set[str]]:
             raise BenchmarkError(f"{path}: query {dataset}/{i}: 'snippets' must be objects with a string 'file_path'")
         cited.update(s["file_path"] for s in snippets)
         tests.append({**test, "snippets": [{**s, "file_path": id_name(s["file_path"])} for s in snippets]})
-    before = raw.get("transform", "")
-    return {**raw, "tests": tests, "transform": f"{before}+{TRANSFORM}" if before else TRANSFORM}, cited
+    return with_transform(raw, tests, TRANSFORM), cited
 
 
 def _summary_lines(path: Path, renamed: dict[str, str]) -> str | None:

@@ -32,21 +32,40 @@ def write_transformed(
     empty folder, when ``data_dir`` has no benchmark file, or naming the file (and query) that
     cannot be read."""
     data_dir, out_dir = Path(data_dir), Path(out_dir)
+    datasets = copy_datasets(data_dir, out_dir, what)
+    files = {ds: _rewritten(data_dir / "benchmarks" / f"{ds}.json", ds, rewrite, transform) for ds in datasets}
+    write_benchmarks(out_dir, {ds: raw for ds, (raw, _) in files.items()})
+    for folder in LINKED:
+        if (data_dir / folder).is_dir():
+            (out_dir / folder).symlink_to((data_dir / folder).resolve(), target_is_directory=True)
+    return {ds: (len(raw["tests"]), changed) for ds, (raw, changed) in files.items()}
+
+
+def copy_datasets(data_dir: Path, out_dir: Path, what: str) -> tuple[str, ...]:
+    """The datasets of ``data_dir`` a copy into ``out_dir`` will hold. Raises
+    :class:`BenchmarkError` when ``out_dir`` lies inside the project or exists and is not an empty
+    folder (``what`` names the copy), or when ``data_dir`` has no benchmark file."""
     check_outside_project(out_dir)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise BenchmarkError(f"{out_dir}: not empty; choose a new folder for the {what}")
     datasets = available_datasets(data_dir)
     if not datasets:
         raise BenchmarkError(f"{data_dir / 'benchmarks'}: no benchmark files")
-    files = {ds: _rewritten(data_dir / "benchmarks" / f"{ds}.json", ds, rewrite, transform) for ds in datasets}
+    return datasets
+
+
+def write_benchmarks(out_dir: Path, files: dict[str, dict[str, Any]]) -> None:
+    """Write ``benchmarks/<dataset>.json`` of the copy, one per rewritten file object."""
     (out_dir / "benchmarks").mkdir(parents=True, exist_ok=True)
-    for ds, (raw, _) in files.items():
+    for ds, raw in files.items():
         text = json.dumps(raw, ensure_ascii=False, indent=1)
         (out_dir / "benchmarks" / f"{ds}.json").write_text(text, encoding="utf-8")
-    for folder in LINKED:
-        if (data_dir / folder).is_dir():
-            (out_dir / folder).symlink_to((data_dir / folder).resolve(), target_is_directory=True)
-    return {ds: (len(raw["tests"]), changed) for ds, (raw, changed) in files.items()}
+
+
+def with_transform(raw: dict[str, Any], tests: list[dict[str, Any]], transform: str) -> dict[str, Any]:
+    """The file object with ``tests`` and ``transform`` appended to the source's own (``a+b``)."""
+    before = raw.get("transform", "")
+    return {**raw, "tests": tests, "transform": f"{before}+{transform}" if before else transform}
 
 
 def _rewritten(path: Path, dataset: str, rewrite: Callable[[str], str], transform: str) -> tuple[dict[str, Any], int]:
@@ -59,5 +78,4 @@ def _rewritten(path: Path, dataset: str, rewrite: Callable[[str], str], transfor
         query = rewrite(test["query"])
         changed += query != test["query"]
         tests.append({**test, "query": query})
-    before = raw.get("transform", "")
-    return {**raw, "tests": tests, "transform": f"{before}+{transform}" if before else transform}, changed
+    return with_transform(raw, tests, transform), changed
