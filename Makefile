@@ -45,9 +45,9 @@ docs: setup
 	$(VENV)/bin/sac docs
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet --site-dir site
 
-# Regenerate the committed screenshots in screenshots/ (headless Chromium; real data when SAC_DATA_DIR is set).
+# Regenerate the committed screenshots in docs/screenshots/ (headless Chromium; real data when SAC_DATA_DIR is set).
 screenshots: setup
-	$(VENV)/bin/sac screenshots --out screenshots
+	$(VENV)/bin/sac screenshots --out docs/screenshots
 
 evaluate: setup
 	$(VENV)/bin/sac evaluate --protocol lbr-mini --datasets all --method baseline --out results/lbr-mini-baseline.csv

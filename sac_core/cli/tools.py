@@ -111,7 +111,7 @@ def bench_command(**params: Any) -> int:
 
 
 @click.command("screenshots")
-@click.option("--out", type=PATH, default=Path("screenshots"), show_default=True, help="folder for the PNG files")
+@click.option("--out", type=PATH, default=Path("docs/screenshots"), show_default=True, help="folder for the PNG files")
 @click.option("--data", help="LegalBench-RAG directory for the real-data Compare shot (default: $SAC_DATA_DIR)")
 @CACHE
 def screenshots_command(**params: Any) -> int:

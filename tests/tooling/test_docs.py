@@ -116,3 +116,17 @@ def test_the_built_site_home_shows_the_dashboard_and_the_headline_above_the_fold
     assert shot.outside == []
     assert shot.above_fold == {".hero-frame img": True, ".home-grid table": True}
     assert shot.path.stat().st_size > 50_000
+
+
+def test_every_picture_and_file_the_readme_links_to_is_in_the_repository():
+    """GitHub shows the README outside the docs site, so its relative links are checked here (the
+    site's own links are checked by `mkdocs build --strict`); a link a checkout cannot follow (a
+    symlink stored as a file, a moved picture) fails."""
+    import re
+
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8")
+    targets = {m for m in re.findall(r"\]\(([^)#\s]+)", readme) if "://" not in m}
+    assert targets, "the README links to no file at all"
+    missing = sorted(t for t in targets if not (PROJECT / t).is_file() and not (PROJECT / t).is_dir())
+    assert missing == []
+    assert any(t.endswith(".png") for t in targets)
