@@ -127,7 +127,8 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
     confirm_openai(s, bench, columns, "compare")
     retrievers, summaries, pending = {}, {}, []
     failed: tuple[str, Exception] | None = None
-    keys = [shared.resource_key("column", bench.digest, s.cache_dir, c.config) for c in columns]
+    data = state.source_key(s.source.data_dir, bench.digest)  # a summary or bank file edited: opened anew
+    keys = [shared.resource_key("column", data, s.cache_dir, c.config) for c in columns]
     with _spinner("Opening the saved indexes …", keys):
         for col, key in zip(columns, keys):
             opener = lambda col=col: compare.open_column(
@@ -147,14 +148,14 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
     if pending:
         build_panel(s, [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending], api_key(s))
     ready = [col for col in columns if col.name in retrievers]
-    return (compare.Workspace(bench, ready, retrievers, summaries) if ready else None), pending
+    return (compare.Workspace(bench, ready, retrievers, summaries, data) if ready else None), pending
 
 
 def compare_results(
     s: state.Settings, ws: compare.Workspace, text: str, k: int, query: compare.Query | None
 ) -> list[compare.ColumnResult]:
     """``ws.search`` once per (data, columns, question, k) for every session of the server."""
-    key = shared.resource_key("results", ws.bench.digest, compare.columns_key(ws), text, k, compare.query_key(query))
+    key = shared.resource_key("results", ws.data_key, compare.columns_key(ws), text, k, compare.query_key(query))
     return registry().get(key, lambda: ws.search(text, k, query))
 
 
@@ -164,7 +165,7 @@ def why_wrong(
     """:func:`compare.explain_wrong_hit` once per (data, columns, question, hit) for every session."""
     name, rank, found = hit
     chunk = (found.chunk.file_path, found.chunk.start, found.chunk.end)
-    key = shared.resource_key("why", ws.bench.digest, compare.columns_key(ws), text, query.query_id, name, rank, chunk)
+    key = shared.resource_key("why", ws.data_key, compare.columns_key(ws), text, query.query_id, name, rank, chunk)
     return registry().get(key, lambda: compare.explain_wrong_hit(ws, name, rank, found, query, text))
 
 
@@ -205,8 +206,9 @@ def column_answer(
     session of the server (an LLM answer is also cached on disk); raises AnswerError."""
     hits = tuple((h.chunk.file_path, h.chunk.start, h.chunk.end) for h in result.hits)
     model = llm.model if kind == "openai" else ""
-    key = shared.resource_key("answer", ws.bench.digest, result.column.config, question, hits, kind, model)
     gold = query.gold_files if query is not None else None
+    marks = None if gold is None else tuple(sorted(gold))  # the answer is checked against them
+    key = shared.resource_key("answer", ws.data_key, result.column.config, question, hits, kind, model, marks)
 
     def make() -> answers.Answer:
         answerer = _answerer(s, result.column.config, kind, llm)
@@ -286,7 +288,7 @@ def tune_lookup(s: state.Settings) -> tune.Lookup:
 
 def document_names(ws: compare.Workspace) -> answers.DocumentNames:
     """The words each document of the workspace's benchmark is named by (once per benchmark and server)."""
-    key = shared.resource_key("names", ws.bench.digest)
+    key = shared.resource_key("names", ws.data_key)
     return registry().get(key, lambda: answers.document_names({p: d.text for p, d in ws.bench.documents.items()}))
 
 
@@ -296,7 +298,7 @@ def demo_cells(s: state.Settings, ws: compare.Workspace) -> demo_picks.SweepCell
     roots = [curves.results_root(), curves.demo_results_root(s.cache_dir)]
     sweeps = curves.list_sweeps(roots)
     stamp = tuple((str(f.per_query), f.per_query.stat().st_mtime) for f in sweeps if f.per_query.is_file())
-    key = shared.resource_key("picks", ws.bench.digest, compare.columns_key(ws), stamp)
+    key = shared.resource_key("picks", ws.data_key, compare.columns_key(ws), stamp)
     return registry().get(key, lambda: demo_picks.sweep_cells(roots, ws.columns, ws.bench))
 
 
@@ -343,6 +345,6 @@ def timed(page: str) -> Iterator[None]:
 def map_data(s: state.Settings, ws: compare.Workspace, column: compare.Column, method: str) -> maps.MapData:
     """An index's vectors, projection and separation figures, computed once and shared (the
     projection and figures are also kept on disk beside the saved index)."""
-    key = shared.resource_key("map", ws.bench.digest, s.cache_dir, column.config, method)
+    key = shared.resource_key("map", ws.data_key, s.cache_dir, column.config, method)
     index = maps.column_index(ws.retrievers, column.name)
     return registry().get(key, lambda: maps.map_data(index, s.cache_dir, column.config, method))

@@ -24,6 +24,7 @@ from ..engine.data import data_roots as data_roots
 from ..engine.data import default_cache_dir as default_cache_dir
 from ..engine.data import folder_stamp as folder_stamp
 from ..engine.data import load_benchmark as load_benchmark
+from ..engine.data import source_key as source_key
 from ..engine.summaries import PROVIDERS, SummaryConfig
 from ..engine.summaries import SummaryError as SummaryError
 from ..experiments import PluginError

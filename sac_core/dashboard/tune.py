@@ -138,7 +138,7 @@ class Lookup:
         self.published = published
         self.cache_dir, self.data_dir = Path(cache_dir), Path(data_dir)
         self._ctx: OpenContext | None = None  # of the last benchmark asked about
-        self._ids: dict[RunConfig, str | None] = {}  # of that benchmark
+        self._ids: dict[RunConfig, str] = {}  # of that benchmark
         self._cache: CellCache | None = None
 
     def cell_id(self, config: RunConfig, bench: Benchmark) -> str | None:
@@ -149,7 +149,7 @@ class Lookup:
             try:
                 self._ids[config] = cell_inputs(config, self._ctx, cached_only=True).id
             except SummaryError:
-                self._ids[config] = None
+                return None  # not made yet: asked again next time, once a build may have made it
         return self._ids[config]
 
     def find(self, config: RunConfig, bench: Benchmark) -> Found | None:

@@ -44,10 +44,14 @@ class Workspace:
         columns: Sequence[Column],
         rankers: Mapping[str, Ranker],
         summaries: Mapping[str, Mapping[str, str]],
+        data_key: str = "",
     ) -> None:
         """Columns over rankers already opened (``rankers`` and ``summaries`` by column name; a
-        column without summaries has none). :meth:`open` opens them."""
+        column without summaries has none). :meth:`open` opens them. ``data_key`` identifies the
+        data they were opened on for a cache that keeps their results (default: the benchmark's
+        content digest; the dashboard adds the folder's other files, see ``source_key``)."""
         self.bench = bench
+        self.data_key = data_key or bench.digest
         self.columns = tuple(columns)
         self.queries = {q.query_id: q for q in bench.queries}
         self.retrievers = dict(rankers)

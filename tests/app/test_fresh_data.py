@@ -109,3 +109,20 @@ def test_tune_recomputes_a_setting_after_a_reworded_question(data, tmp_path):
     assert not any("computed here" in c.value for c in at.caption)
     said = [w.value for w in at.warning] + [i.value for i in at.info]
     assert any("not computed yet" in x or "evaluating every query on them now" in x for x in said), said
+
+
+def test_compare_opens_sac_anew_after_an_edited_summary_file(data, prebuild, tmp_path):
+    """The summaries are not part of the questions or documents: an edited summary file still makes
+    SAC's saved index stale (its chunks embed the summaries), and Compare does not keep the ranker
+    it opened before."""
+    at = _app(q="demo_nda/0", k="4", cols="baseline,sac-generic")
+    assert 'class="sac-hit' in _html(at)
+    assert not any("Building the indexes this page needs" in i.value for i in at.info)
+    path = data / "summaries" / "llm.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for row in rows:
+        row["summary"] = "Corrected: " + row["summary"]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    at.run()
+    assert not at.exception
+    assert any("Building the indexes this page needs" in i.value for i in at.info)

@@ -89,6 +89,20 @@ def test_a_cell_computed_here_becomes_instant(published, demo_dir, tmp_path):
     assert all(f is not None and f.source == "computed here" for f in found)
 
 
+def test_a_setting_whose_summaries_were_not_made_is_asked_again_once_they_are(demo_dir, tmp_path):
+    """A new extractive length has no summaries until a build makes them: no cell id then, and the
+    lookup does not remember that, so the setting is found once the build has made them."""
+    from sac_core.engine.summaries import summarize_documents
+
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    sac = tune.TuneSetting(300, "extractive", 173, 1.0).variants(BASE)["SAC extractive"]
+    lookup = tune.Lookup({}, tmp_path, demo_dir)
+    assert lookup.cell_id(sac, bench) is None
+    texts = {p: d.text for p, d in bench.documents.items()}
+    summarize_documents(texts, sac.summary, tmp_path, progress=False)  # what the build does first
+    assert lookup.cell_id(sac, bench) is not None
+
+
 def test_cell_jobs_and_the_chunk_estimate(demo_dir, tmp_path):
     bench = load_benchmark(demo_dir, DEMO, "full")
     jobs = tune.cell_jobs(tune.TuneSetting(300).variants(BASE), demo_dir, tmp_path)

@@ -17,7 +17,6 @@ import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
@@ -140,7 +139,7 @@ def create_session(db: ReviewDB, ws: Workspace, plan: SessionPlan) -> int:
         )  # fmt: skip
         s.add(session)
         s.flush()
-        subset = Workspace(ws.bench, methods, ws.retrievers, ws.summaries)
+        subset = Workspace(ws.bench, methods, ws.retrievers, ws.summaries, ws.data_key)
         for position, query in enumerate(queries):
             item = ReviewItem(
                 session_id=session.id, position=position, query_id=query.query_id, dataset=query.dataset,
@@ -359,7 +358,8 @@ def session_by_name(db: ReviewDB, name: str) -> ReviewSession:
         return session
 
 
-@lru_cache(maxsize=256)
 def document_text(data_dir: Path, file_path: str) -> str:
-    """The text of a reviewed document (read once per server; confined like every data read)."""
+    """The text of a reviewed document as the file holds it now (read at every page run, a few
+    milliseconds, never kept: an edited document is not shown from memory; confined like every
+    data read)."""
     return read_document(Path(data_dir), file_path).text

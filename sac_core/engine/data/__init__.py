@@ -9,7 +9,7 @@ from .benchmark import (
     read_queries,
 )
 from .demo import write_demo_corpus
-from .digests import file_sha256, folder_stamp
+from .digests import file_sha256, folder_stamp, source_key
 from .heldout import write_heldout
 from .ingest import ExtractionError, IngestReport, extract, ingest_folder
 from .paths import (
@@ -83,6 +83,7 @@ __all__ = [
     "resolve_data_dir",
     "run_check",
     "select",
+    "source_key",
     "write_demo_corpus",
     "write_heldout",
     "write_jsonl",

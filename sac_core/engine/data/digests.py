@@ -14,6 +14,7 @@ same clock tick, which keeps size and modification time, is then still seen.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import threading
 import time
@@ -60,6 +61,18 @@ def folder_stamp(data_dir: Path, datasets: Sequence[str]) -> tuple[tuple[str, in
             continue
         out.append((path.relative_to(root).as_posix(), st.st_size, st.st_mtime_ns, st.st_ino))
     return tuple(out)
+
+
+def source_key(data_dir: Path, bench_digest: str) -> str:
+    """What identifies a result a server keeps for a benchmark loaded from ``data_dir``: the
+    benchmark's content digest and the :func:`folder_stamp` of every dataset of the folder, the
+    summary file included. A method may read more than the loaded queries and documents (SAC embeds
+    the summary file's texts; clause exemplars read the whole folder's labelled questions), so a
+    change to any of these files gives a new key. SHA-256 (hex)."""
+    root = Path(data_dir)
+    datasets = sorted(p.stem for p in (root / "benchmarks").glob("*.json"))
+    stamp = folder_stamp(root, datasets)
+    return hashlib.sha256(json.dumps([bench_digest, stamp]).encode("utf-8")).hexdigest()
 
 
 def read_with_sha256(path: Path) -> tuple[bytes, str]:
