@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.data import load_benchmark
-from ..engine.embedding import Embedders, text_key
+from ..engine.embedding import Embedders
 from ..engine.metrics import document_silhouette, own_document_share
 from ..engine.retrieval import ChunkIndex
 from .config import RunConfig
@@ -46,8 +46,7 @@ def all_embedded(config: RunConfig, ctx: OpenContext) -> bool:
     if indexer is None:
         return False
     pool = indexer.pool(config, ctx)
-    cache = ctx.embedders.get(config.model, config.backend).cache
-    return all(text_key(config.model, t, config.backend) in cache for t in set(pool.indexed))
+    return ctx.embedders.get(config.model, config.backend).cached(sorted(set(pool.indexed)))
 
 
 def open_index_retriever(config: RunConfig, ctx: OpenContext) -> ChunkIndex:

