@@ -1,7 +1,8 @@
 """On-disk summary cache (``diskcache``) under ``<cache_dir>/summaries``.
 
 Key: provider, model, prompt id, prompt version, prompt digest (so an edited prompt file is never
-mistaken for the old one), target length in characters and the sha256 of the document text.
+mistaken for the old one), target length in characters, the LLM's generation settings when they
+are not the defaults, and the sha256 of the document text.
 The file path is not part of the key: equal texts share one summary. Each summary is written as
 soon as it arrives, so an interrupted run resumes where it stopped. Keys and values hold only
 these fields and the summary's own data; never an API key or a base URL.
@@ -24,9 +25,10 @@ def document_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def cache_key(provider: str, model: str, prompt: Prompt, char_length: int, text: str) -> str:
+def cache_key(provider: str, model: str, prompt: Prompt, char_length: int, text: str, generation: str = "") -> str:
+    """``generation``: :attr:`SummaryConfig.generation_key` (empty with the default settings)."""
     parts = [KEY_VERSION, provider, model, prompt.id, str(prompt.version), prompt.digest, str(char_length)]
-    return "|".join([*parts, document_sha256(text)])
+    return "|".join([*parts, *([generation] if generation else []), document_sha256(text)])
 
 
 class SummaryCache:

@@ -69,6 +69,19 @@ class SummaryConfig:
         """Short prompt name for labels: a built-in id, or a prompt file's ``id`` (else its file stem)."""
         return prompt_label(self.prompt, strict=False)
 
+    @property
+    def generation_key(self) -> str:
+        """What a summary's cache key adds for the LLM's generation settings (temperature, retry
+        temperature, length retries, input-token limit) when they differ from the defaults, so
+        summaries made with the defaults keep their keys. Extractive summaries read none of them.
+        The base URL is left out on purpose: it says where a model runs, not what it writes, and a
+        URL may carry credentials (nothing of it is stored)."""
+        if self.provider != "openai":
+            return ""
+        default = SummaryConfig()
+        names = ("temperature", "retry_temperature", "max_retries_length", "max_input_tokens")
+        return ";".join(f"{n}={getattr(self, n)}" for n in names if getattr(self, n) != getattr(default, n))
+
     def resolved(self, data_dir: Path) -> SummaryConfig:
         """Provider ``file`` without ``summary_file`` → ``<data_dir>/summaries/llm.jsonl``."""
         if self.provider == "file" and self.summary_file is None:

@@ -108,7 +108,8 @@ def summarize_documents(
     if config.provider == "file":
         return _from_file(documents, config)
     prompt = load_prompt(config.prompt)
-    ident = _Identity(config.provider, config.model if config.provider == "openai" else ExtractiveProvider.model)
+    model = config.model if config.provider == "openai" else ExtractiveProvider.model
+    ident = _Identity(config.provider, model, config.generation_key)
     with SummaryCache(Path(cache_dir)) as cache:
         records, todo = _from_cache(documents, cache, ident, prompt, config.chars)
         if not todo:  # everything cached: no provider needed (no key, no network)
@@ -151,7 +152,7 @@ def _from_cache(
     records: dict[str, SummaryRecord] = {}
     todo: list[tuple[str, str, str]] = []
     for file_path, text in documents.items():
-        key = cache_key(ident.name, ident.model, prompt, chars, text)
+        key = cache_key(ident.name, ident.model, prompt, chars, text, ident.generation)
         hit = cache.get(key)
         if hit is not None:
             records[file_path] = _record(file_path, hit, ident, prompt, chars, cached=True)
@@ -229,7 +230,7 @@ def estimate_cost(documents: Mapping[str, str], config: SummaryConfig, cache_dir
         for text in documents.values():
             if cache is not None and prompt is not None:
                 model = config.model if config.provider == "openai" else ExtractiveProvider.model
-                if cache_key(config.provider, model, prompt, config.chars, text) in cache:
+                if cache_key(config.provider, model, prompt, config.chars, text, config.generation_key) in cache:
                     continue
             counted += 1
             if prompt is not None:
@@ -262,6 +263,7 @@ class _Identity:
 
     name: str
     model: str
+    generation: str = ""  # SummaryConfig.generation_key: in the cache key, not in records
 
 
 def _record(

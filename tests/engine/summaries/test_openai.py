@@ -151,6 +151,21 @@ def test_rerun_makes_no_request_and_key_is_nowhere_on_disk_or_in_logs(chat_serve
     assert API_KEY not in repr(cfg) and API_KEY not in repr(first)
 
 
+def test_other_generation_settings_ask_again_and_the_defaults_keep_their_summaries(chat_server, tmp_path: Path) -> None:
+    """A summary written at another temperature or with another input limit is another summary:
+    asked for anew; the default settings find what was made with them (keys unchanged)."""
+    docs = {"a.txt": DOC}
+    server = chat_server(lambda body: reply(f"Summary at {body.get('temperature')}"))
+    made = summarize_documents(docs, config(server.url), tmp_path, api_key=API_KEY, progress=False)
+    warmer = summarize_documents(docs, config(server.url, temperature=0.7), tmp_path, api_key=API_KEY, progress=False)
+    assert len(server.requests) == 2
+    assert made["a.txt"].summary != warmer["a.txt"].summary
+    again = summarize_documents(docs, config(server.url), tmp_path, api_key=API_KEY, progress=False)
+    assert len(server.requests) == 2 and again["a.txt"].summary == made["a.txt"].summary
+    assert config(server.url).generation_key == ""
+    assert config(server.url, max_input_tokens=900).generation_key == "max_input_tokens=900"
+
+
 def test_interrupted_run_resumes_where_it_stopped(chat_server, tmp_path: Path) -> None:
     docs = {"a.txt": "first document " * 50, "b.txt": "second document " * 50, "c.txt": "third document " * 50}
 
