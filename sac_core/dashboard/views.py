@@ -68,6 +68,9 @@ a.sac-cite { text-decoration: none; font-weight: 600; white-space: nowrap; }
 .sac-cite-doc { font-weight: 400; white-space: normal; }
 a.sac-cite.ok { color: #166534; } a.sac-cite.bad, a.sac-cite.missing { color: #991b1b; }
 .sac-hit:target { box-shadow: 0 0 0 3px #6366f1; }
+div[data-testid="stColumn"] [data-testid="stMarkdownContainer"] h4 {
+  font-size: 1.1rem; line-height: 1.3; overflow-wrap: normal; word-break: normal; }  /* a method's name in
+  a column: whole words, small enough that "Recommended:" fits one of five columns at 1280 px */
 </style>
 """
 

@@ -189,16 +189,20 @@ LAYOUT_PROBLEMS = """() => {
   for (const el of document.querySelectorAll('[data-testid="stCaptionContainer"]')) {
     for (const w of split(el)) out.push(`split word in a caption: ${w}`);
   }
+  for (const el of document.querySelectorAll('[data-testid="stColumn"] h4')) {
+    for (const w of split(el)) out.push(`split word in a column's name: ${w}`);
+  }
   return out;
 }"""
 
 
 def test_compare_with_five_columns_and_answers_fits_1280_px(server: str, tmp_path: Path) -> None:
     """Issue 35: answer badges overflowed their boxes by 18–45 px over the next column's figure, and
-    "extractive (offline)" broke mid-word, with five columns at 1280 px."""
+    "extractive (offline)" broke mid-word, with five columns at 1280 px; the longest method name
+    ("Recommended: …") broke as "Recommende d"."""
     with sync_api.sync_playwright() as p, browser.chromium(p) as chrome:
         page = chrome.new_page(viewport=NARROW)
-        cols = "baseline,sac-generic,sac-expert,doc-aware,hybrid"
+        cols = "baseline,sac-generic,sac-expert,doc-aware,recommended"
         page.goto(f"{server}/?dataset=demo_nda&q=demo_nda%2F1&k=3&cols={cols}")
         page.wait_for_function("() => document.querySelectorAll('.sac-answer').length === 5", timeout=BUILD_TIMEOUT)
         settle(page)
