@@ -59,12 +59,14 @@ class Pick:
 
     def label(self) -> str:
         """E.g. "typical query for SAC generic: DRM@4 −12.5 points, the median"."""
+        text = f"{KINDS[self.kind]} for {self.method}: {self.change_text()}"
+        return text + (", the median" if self.kind == "typical" else "")
+
+    def change_text(self) -> str:
+        """E.g. "DRM@4 −12.5 points"."""
         points = 100 * self.change
         sign = "±" if abs(points) < 0.05 else "+" if points > 0 else "−"
-        text = (
-            f"{KINDS[self.kind]} for {self.method}: {PICK_METRICS[self.metric]}@{self.k} {sign}{abs(points):.1f} points"
-        )
-        return text + (", the median" if self.kind == "typical" else "")
+        return f"{PICK_METRICS[self.metric]}@{self.k} {sign}{abs(points):.1f} points"
 
 
 @dataclass(frozen=True)
@@ -216,5 +218,27 @@ def opening(chosen: Selection, found: Sequence[Pick]) -> Selection:
 
 
 def describe(query_id: str | None, found: Sequence[Pick]) -> list[str]:
-    """The labels of every pick that is this query (empty for free text or a query no pick chose)."""
-    return [p.label() for p in found if query_id is not None and p.query_id == query_id]
+    """What this query is among the picks, one phrase per group of methods with the same picks, e.g.
+    "typical query and biggest gain for SAC generic and SAC expert (DRM@4 −50.0 points, recall@4
+    +100.0 points)"; empty for free text or a query no pick chose."""
+    per_method: dict[str, list[Pick]] = {}
+    for p in found:
+        if query_id is not None and p.query_id == query_id:
+            per_method.setdefault(p.method, []).append(p)
+    together: dict[tuple, list[str]] = {}
+    for method, mine in per_method.items():
+        together.setdefault(tuple((p.kind, p.metric, p.k, p.change) for p in mine), []).append(method)
+    return [_phrase(per_method[methods[0]], methods) for methods in together.values()]
+
+
+def _phrase(mine: Sequence[Pick], methods: Sequence[str]) -> str:
+    """The picks of one group of methods: its kinds once when every metric chose this query for the
+    same kinds, else each kind with the metric that chose it."""
+    kinds_of: dict[str, list[str]] = {}  # change text → the kinds it chose this query for
+    for p in mine:
+        kinds_of.setdefault(p.change_text(), []).append(KINDS[p.kind])
+    names = " and ".join(methods)
+    if len({tuple(kinds) for kinds in kinds_of.values()}) == 1:
+        kinds = " and ".join(next(iter(kinds_of.values())))
+        return f"{kinds} for {names} ({', '.join(kinds_of)})"
+    return " and ".join(f"{' and '.join(kinds)} by {change}" for change, kinds in kinds_of.items()) + f" for {names}"

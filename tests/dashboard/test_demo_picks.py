@@ -98,8 +98,28 @@ def test_a_first_visit_opens_on_the_typical_query_unless_the_url_says():
     assert demo_picks.opening(Selection(query_id="d/1"), found).query_id == "d/1"
     assert demo_picks.opening(Selection(text="my question"), found).query_id is None
     assert demo_picks.opening(Selection(), []) == Selection()  # no per-query results: the usual default
-    assert demo_picks.describe("d/7", found) == ["typical query for SAC generic: DRM@4 +10.0 points, the median"]
+    assert demo_picks.describe("d/7", found) == ["typical query for SAC generic (DRM@4 +10.0 points)"]
     assert demo_picks.describe(None, found) == [] and demo_picks.describe("d/3", found) == []
+
+
+def test_methods_with_the_same_picks_are_named_together_and_mixed_kinds_name_their_metric():
+    """The demo's caption once repeated eight labels for two methods that picked the same query."""
+    same = [
+        demo_picks.Pick(kind, method, metric, 2, "q", change)
+        for method in ("SAC generic", "SAC expert")
+        for metric, change in (("drm", -0.5), ("recall", 1.0))
+        for kind in ("typical", "gain")
+    ]
+    assert demo_picks.describe("q", same) == [
+        "typical query and biggest gain for SAC generic and SAC expert (DRM@2 −50.0 points, recall@2 +100.0 points)"
+    ]
+    mixed = [
+        demo_picks.Pick("typical", "Hybrid", "drm", 4, "q", 0.0),
+        demo_picks.Pick("loss", "Hybrid", "recall", 4, "q", -0.25),
+    ]
+    assert demo_picks.describe("q", mixed) == [
+        "typical query by DRM@4 ±0.0 points and biggest loss by recall@4 −25.0 points for Hybrid"
+    ]
 
 
 def test_sweep_cells_prefers_the_preferred_sweeps_and_needs_a_baseline(tmp_path, bench):
