@@ -28,7 +28,7 @@ CHROMIUM_ARGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 )  # fmt: skip
-VIEWPORT = {"width": 1500, "height": 1000}
+VIEWPORT = {"width": 1280, "height": 1000}  # a laptop: the width every page is laid out and checked for
 
 
 class ScreenshotError(RuntimeError):
