@@ -14,7 +14,8 @@ VIEWPORT = {"width": 1280, "height": 800}
 @dataclass(frozen=True)
 class HomeShot:
     """``outside``: URLs the page requested from anywhere but the site's own files; ``above_fold``:
-    CSS selectors of the parts checked, each whether it lies wholly inside the first screen."""
+    CSS selectors of the parts checked, each whether it lies wholly inside the first screen (a
+    table also not cut at the right by its scrolling frame)."""
 
     path: Path
     outside: list[str]
@@ -37,8 +38,11 @@ def shoot_home(site: Path, out: Path) -> HomeShot:
         fold = {
             css: bool(page.evaluate(
                 "(css) => { const e = document.querySelector(css); if (!e) return false;"
-                " const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.top < innerHeight"
-                " && (css.includes('img') || r.bottom <= innerHeight); }", css,
+                " const r = e.getBoundingClientRect(); const box = (e.closest('.md-typeset__scrollwrap')"
+                " || e.parentElement).getBoundingClientRect();"
+                " return r.height > 0 && r.top >= 0 && r.top < innerHeight"
+                " && (css.includes('img') || (r.bottom <= innerHeight && r.right <= Math.min(innerWidth, box.right) + 0.5)); }",
+                css,
             ))
             for css in FOLD_PARTS
         }  # fmt: skip
