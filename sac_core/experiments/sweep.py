@@ -110,8 +110,13 @@ def load_sweep(path: Path) -> Sweep:
     except tomllib.TOMLDecodeError as e:
         raise SweepError(f"{path}: invalid TOML: {e}") from None
     notes: dict[str, None] = {}
+    if not isinstance(raw.get("base", {}), dict):
+        raise SweepError(f"{path}: 'base' must be a table ([base]), got {type(raw['base']).__name__}")
     base = _apply(RunConfig(), _modern(raw.get("base", {}), notes), f"{path} [base]")
     grids = raw.get("grid") or [{}]
+    grids = [grids] if isinstance(grids, dict) else grids  # one [grid] table: a single grid, as [[grid]]
+    if not isinstance(grids, list) or not all(isinstance(g, dict) for g in grids):
+        raise SweepError(f"{path}: 'grid' must be tables ([[grid]] sections of 'setting = [values]')")
     cells: dict[RunConfig, None] = {}
     for n, grid in enumerate(grids, start=1):
         axes = {k: (v if isinstance(v, list) else [v]) for k, v in _modern(grid, notes).items()}

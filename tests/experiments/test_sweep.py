@@ -172,6 +172,18 @@ def test_an_unreadable_cached_cell_counts_as_missing(tmp_path):
         assert cache.get("old") is None and "old" not in cache
 
 
+def test_one_grid_table_is_one_grid_and_a_grid_of_another_type_is_named(tmp_path):
+    path = tmp_path / "one.toml"
+    path.write_text('[base]\nprotocol = "full"\n[grid]\nmethod = ["baseline", "sac"]\n', encoding="utf-8")
+    assert [c.method for c in load_sweep(path).cells] == ["baseline", "sac"]
+    path.write_text('grid = "baseline"\n', encoding="utf-8")
+    with pytest.raises(SweepError, match=r"one.toml: 'grid' must be tables"):
+        load_sweep(path)
+    path.write_text("base = 3\n", encoding="utf-8")
+    with pytest.raises(SweepError, match=r"one.toml: 'base' must be a table"):
+        load_sweep(path)
+
+
 def _copy_demo(demo_dir, to):
     shutil.copytree(demo_dir, to)
     return to
