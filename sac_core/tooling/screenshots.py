@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,17 @@ def _shoot(page: Any, out: Path, name: str, shots: list[Path]) -> None:
     shots.append(browser.screenshot(page, out / f"{name}.png"))
 
 
+REAL_COLUMNS = ("baseline", "sac-generic", "doc-aware")  # Compare's columns on lbr-mini
+
+
+def _save_indexes(data_dir: Path, cache_dir: Path, methods: Sequence[str]) -> None:
+    """Save the lbr-mini indexes of ``methods`` as the sidebar's defaults open them (what `sac index`
+    does), here with progress and time left, rather than behind a page waiting for its build."""
+    bench = load_benchmark(data_dir, available_datasets(data_dir), "lbr-mini")
+    base = RunConfig(protocol="lbr-mini", datasets=bench.datasets, summary=SummaryConfig(provider="file"))
+    Workspace.open(bench, compare_columns(base, methods), data_dir, cache_dir, save=True)
+
+
 def _review_session(demo: Path, cache_dir: Path, url: str) -> None:
     """A two-query blind session on the demo corpus (baseline, SAC generic, SAC expert; k = 3) to photograph."""
     bench = load_benchmark(demo, available_datasets(demo), "full")
@@ -60,6 +71,9 @@ def take_screenshots(
 ) -> list[Path]:
     """Every page on the demo corpus (with a small demo sweep for Curves), and Compare on
     ``data_dir`` (LegalBench-RAG, lbr-mini) when given. Returns the files written."""
+    if data_dir is not None:
+        say("saving the lbr-mini indexes the real-data pages open (a first build embeds them) …")
+        _save_indexes(data_dir, cache_dir, REAL_COLUMNS)
     demo = ensure_demo_corpus(cache_dir)
     shots: list[Path] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,12 +106,18 @@ def _answers(count: int) -> str:
 def _visit(
     page: Any, out: Path, shots: list[Path], name: str, url: str, ready: str, timeout: float = BUILD_TIMEOUT
 ) -> None:
-    """Open ``url``, wait until ``ready`` (a CSS or ``text=`` selector, or a JS function) holds, shoot ``name``."""
+    """Open ``url``, wait until ``ready`` (a CSS or ``text=`` selector, or a JS function) holds, shoot
+    ``name``; a page that never gets there is a :class:`ScreenshotError` naming it."""
+    from playwright.sync_api import TimeoutError as PageTimeout  # the browser driver, only when one is driven
+
     page.goto(url)
-    if ready.startswith("() =>"):
-        page.wait_for_function(ready, timeout=timeout)
-    else:
-        page.wait_for_selector(ready, timeout=timeout)
+    try:
+        if ready.startswith("() =>"):
+            page.wait_for_function(ready, timeout=timeout)
+        else:
+            page.wait_for_selector(ready, timeout=timeout)
+    except PageTimeout:
+        raise ScreenshotError(f"the {name} page was not ready after {timeout / 1000:.0f} s: not shot") from None
     _shoot(page, out, name, shots)
 
 
@@ -129,10 +149,10 @@ def _shoot_pages(
     if data_dir is not None:
         env["SAC_DATA_DIR"] = relative_to_project(data_dir)
         with browser.session(env, Path(tmp) / "streamlit-real.log") as (server, page):
-            say("compare and map (LegalBench-RAG, lbr-mini; a first build embeds the three indexes) …")
+            say("compare and map (LegalBench-RAG, lbr-mini) …")
             # a ContractNLI question whose four baseline chunks all come from other NDAs (DRM@4 = 1 in
             # results/methods-lbr-mini) while SAC and the document-aware method find its NDA: the
             # baseline's answer is flagged, the others' are not
-            url = f"{server.url}/?dataset=contractnli&q=contractnli%2F912&k=4&cols=baseline,sac-generic,doc-aware"
+            url = f"{server.url}/?dataset=contractnli&q=contractnli%2F912&k=4&cols={','.join(REAL_COLUMNS)}"
             _visit(page, out, shots, "compare-lbr-mini", url, _answers(3))
             _visit(page, out, shots, "map-lbr-mini", f"{server.url}/map?dataset=contractnli&k=8", PLOTS_2)
