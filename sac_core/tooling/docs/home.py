@@ -22,7 +22,7 @@ class HomeShot:
     above_fold: dict[str, bool]
 
 
-FOLD_PARTS = (".hero-frame img", ".home-grid table")
+FOLD_PARTS = (".hero-frame", ".home-grid table")  # the framed screenshot (its picture is cropped by the frame)
 
 
 def shoot_home(site: Path, out: Path) -> HomeShot:
@@ -41,7 +41,7 @@ def shoot_home(site: Path, out: Path) -> HomeShot:
                 " const r = e.getBoundingClientRect(); const box = (e.closest('.md-typeset__scrollwrap')"
                 " || e.parentElement).getBoundingClientRect();"
                 " return r.height > 0 && r.top >= 0 && r.top < innerHeight"
-                " && (css.includes('img') || (r.bottom <= innerHeight && r.right <= Math.min(innerWidth, box.right) + 0.5)); }",
+                " && r.bottom <= innerHeight && r.right <= Math.min(innerWidth, box.right) + 0.5; }",
                 css,
             ))
             for css in FOLD_PARTS
