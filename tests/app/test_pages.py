@@ -122,7 +122,9 @@ def test_compare_opens_on_the_typical_query_and_offers_the_demo_picks(env, resul
     at = _app()
     assert at.query_params["q"] == typical.query_id
     captions = " ".join(_unmd(c.value).replace("\u2060", "") for c in at.caption)  # no autolink joiners
-    assert typical.label() in captions and "per-query results of demo" in captions
+    said = demo_picks.describe(typical.query_id, found)
+    assert said and all(phrase in captions for phrase in said) and "per-query results of demo" in captions
+    assert typical.change_text() in captions
     picker = at.selectbox(key="cmp_demo")
     assert picker.value is None and len(picker.options) == len(found)
     loss = next((p for p in found if p.kind != "typical" and p.query_id != typical.query_id), None)
