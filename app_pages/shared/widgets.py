@@ -81,7 +81,7 @@ def _demo_picker(ws: compare.Workspace, cells: demo_picks.SweepCells, query_id: 
         placeholder="the queries that show the typical effect, the largest gain and the largest loss",
     )  # fmt: skip
     if labels := demo_picks.describe(query_id, found):
-        st.caption(views.md(f"This query is the {'; the '.join(labels)} (per-query results of {cells.sweep})."))
+        st.caption(views.md(f"This query is the {'; the '.join(labels)}, in the per-query results of {cells.sweep}."))
 
 
 def _show_pick(ws: compare.Workspace) -> None:
