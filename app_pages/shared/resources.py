@@ -277,12 +277,14 @@ def _progress(cache_dir: Path, keys: list[str], labels: list[str]) -> None:
 
 
 def tune_lookup(s: state.Settings) -> tune.Lookup:
-    """Committed per-query results of every sweep folder (read once per server, again when a file
-    changes) and this cache's computed cells: what Tune answers at once."""
+    """Committed per-query results of every sweep folder and this cache's computed cells: what Tune
+    answers at once (read once per server, again when a results file or a file of the data folder
+    changes, so its remembered cell ids and exemplar bank are never of older data)."""
     sweeps = curves.list_sweeps([curves.results_root(), curves.demo_results_root(s.cache_dir)])
     folders = [f.path for f in sweeps]
     stamp = tuple((str(f.per_query), f.per_query.stat().st_mtime) for f in sweeps if f.per_query.is_file())
-    key = shared.resource_key("tune-lookup", s.cache_dir, s.source.data_dir, stamp)
+    files = state.source_key(s.source.data_dir, "")  # any file of the folder changed (a bank's labels): anew
+    key = shared.resource_key("tune-lookup", s.cache_dir, s.source.data_dir, stamp, files)
     return registry().get(key, lambda: tune.Lookup(tune.read_published(folders), s.cache_dir, s.source.data_dir))
 
 
