@@ -51,9 +51,15 @@ def require_datasets(s: state.Settings) -> None:
 
 def benchmark(s: state.Settings) -> state.Benchmark:
     """The selected queries and documents, loaded once per (data, protocol, datasets)."""
+    return sourced(s)[0]
+
+
+def sourced(s: state.Settings) -> tuple[state.Benchmark, str]:
+    """The selected benchmark and its source key (:func:`state.source_key`: what a result computed
+    on it is kept under), from one look at the folder's files."""
     require_datasets(s)
     try:
-        return benchmark_of(s, s.protocol, s.datasets)
+        return _loaded(s, s.protocol, s.datasets)
     except LOAD_ERRORS as e:
         st.error(f"Could not load the benchmark: {views.md(e)}")
         st.stop()
@@ -61,12 +67,17 @@ def benchmark(s: state.Settings) -> state.Benchmark:
 
 def benchmark_of(s: state.Settings, protocol: str, datasets: Sequence[str]) -> state.Benchmark:
     """The benchmark of the sidebar's data folder under another protocol or datasets (shared, as
-    :func:`benchmark`), loaded again when a file of it changed (a reworded question, an edited
-    document); raises what loading raises."""
-    stamp = state.folder_stamp(s.source.data_dir, tuple(datasets))
+    :func:`benchmark`), loaded again when a file of the folder changed (a reworded question, an
+    edited document or summary); raises what loading raises."""
+    return _loaded(s, protocol, datasets)[0]
+
+
+def _loaded(s: state.Settings, protocol: str, datasets: Sequence[str]) -> tuple[state.Benchmark, str]:
+    stamp = state.folder_stamp(s.source.data_dir)
     key = shared.resource_key("bench", s.source.data_dir, protocol, tuple(datasets), stamp)
     with _spinner("Loading the benchmark …", [key]):
-        return registry().get(key, lambda: state.load_benchmark(s.source.data_dir, tuple(datasets), protocol))
+        bench = registry().get(key, lambda: state.load_benchmark(s.source.data_dir, tuple(datasets), protocol))
+    return bench, state.source_key(bench.digest, stamp)
 
 
 def _spinner(text: str, keys: Sequence[tuple[str, ...]]) -> AbstractContextManager:
@@ -123,11 +134,10 @@ def page_embedder(s: state.Settings) -> compare.Embedder:
 def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[compare.Workspace | None, list]:
     """The Compare workspace over the columns whose saved index is ready (loaded once per server and
     shared), and the columns still being built in the background (their progress is drawn here)."""
-    bench = benchmark(s)
+    bench, data = sourced(s)  # data: a summary or bank file edited, the columns are opened anew
     confirm_openai(s, bench, columns, "compare")
     retrievers, summaries, pending = {}, {}, []
     failed: tuple[str, Exception] | None = None
-    data = state.source_key(s.source.data_dir, bench.digest)  # a summary or bank file edited: opened anew
     keys = [shared.resource_key("column", data, s.cache_dir, c.config) for c in columns]
     with _spinner("Opening the saved indexes …", keys):
         for col, key in zip(columns, keys):
@@ -277,14 +287,13 @@ def _progress(cache_dir: Path, keys: list[str], labels: list[str]) -> None:
 
 
 def tune_lookup(s: state.Settings) -> tune.Lookup:
-    """Committed per-query results of every sweep folder and this cache's computed cells: what Tune
-    answers at once (read once per server, again when a results file or a file of the data folder
-    changes, so its remembered cell ids and exemplar bank are never of older data)."""
+    """Committed per-query results of every sweep folder (read once per server, again when a file
+    changes) and this cache's computed cells: what Tune answers at once (its cell ids and exemplar
+    bank are remembered per benchmark object, loaded anew when a file of the data folder changes)."""
     sweeps = curves.list_sweeps([curves.results_root(), curves.demo_results_root(s.cache_dir)])
     folders = [f.path for f in sweeps]
     stamp = tuple((str(f.per_query), f.per_query.stat().st_mtime) for f in sweeps if f.per_query.is_file())
-    files = state.source_key(s.source.data_dir, "")  # any file of the folder changed (a bank's labels): anew
-    key = shared.resource_key("tune-lookup", s.cache_dir, s.source.data_dir, stamp, files)
+    key = shared.resource_key("tune-lookup", s.cache_dir, s.source.data_dir, stamp)
     return registry().get(key, lambda: tune.Lookup(tune.read_published(folders), s.cache_dir, s.source.data_dir))
 
 

@@ -49,7 +49,7 @@ class Workspace:
         """Columns over rankers already opened (``rankers`` and ``summaries`` by column name; a
         column without summaries has none). :meth:`open` opens them. ``data_key`` identifies the
         data they were opened on for a cache that keeps their results (default: the benchmark's
-        content digest; the dashboard adds the folder's other files, see ``source_key``)."""
+        content digest; the dashboard adds the stamp of the folder's files, see ``source_key``)."""
         self.bench = bench
         self.data_key = data_key or bench.digest
         self.columns = tuple(columns)

@@ -18,7 +18,6 @@ import json
 import os
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,12 +41,16 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def folder_stamp(data_dir: Path, datasets: Sequence[str]) -> tuple[tuple[str, int, int, int], ...]:
-    """(relative path, size, mtime ns, inode) of every file a benchmark of ``datasets`` may read in
-    ``data_dir``: their benchmark files, their corpus folders and the summary file. Cheap (file
-    metadata only): a server compares it on every page run and reloads the benchmark, hence
-    recomputes its content digest, when any of it changed."""
+Stamp = tuple[tuple[str, int, int, int], ...]  # (relative path, size, mtime ns, inode) per file
+
+
+def folder_stamp(data_dir: Path) -> Stamp:
+    """(relative path, size, mtime ns, inode) of every file a page may read in ``data_dir``: every
+    dataset's benchmark file and corpus folder, and the summary file. Cheap (file metadata only): a
+    server compares it on every page run and reloads the benchmark, hence recomputes its content
+    digest, when any of it changed."""
     root = Path(data_dir)
+    datasets = sorted(p.stem for p in (root / "benchmarks").glob("*.json"))
     paths = [root / "benchmarks" / f"{ds}.json" for ds in datasets] + [root / "summaries" / "llm.jsonl"]
     for ds in datasets:
         folder = root / "corpus" / ds
@@ -63,15 +66,11 @@ def folder_stamp(data_dir: Path, datasets: Sequence[str]) -> tuple[tuple[str, in
     return tuple(out)
 
 
-def source_key(data_dir: Path, bench_digest: str) -> str:
-    """What identifies a result a server keeps for a benchmark loaded from ``data_dir``: the
-    benchmark's content digest and the :func:`folder_stamp` of every dataset of the folder, the
-    summary file included. A method may read more than the loaded queries and documents (SAC embeds
-    the summary file's texts; clause exemplars read the whole folder's labelled questions), so a
-    change to any of these files gives a new key. SHA-256 (hex)."""
-    root = Path(data_dir)
-    datasets = sorted(p.stem for p in (root / "benchmarks").glob("*.json"))
-    stamp = folder_stamp(root, datasets)
+def source_key(bench_digest: str, stamp: Stamp) -> str:
+    """What identifies a result a server keeps for a benchmark: its content digest and the
+    :func:`folder_stamp` of the folder it was loaded from. A method may read more than the loaded
+    queries and documents (SAC embeds the summary file's texts; clause exemplars read the whole
+    folder's labelled questions), so a change to any file of the folder gives a new key. SHA-256 (hex)."""
     return hashlib.sha256(json.dumps([bench_digest, stamp]).encode("utf-8")).hexdigest()
 
 
