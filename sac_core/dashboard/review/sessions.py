@@ -17,13 +17,14 @@ import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ...engine.data import Benchmark, Query, Span, read_document
+from ...engine.data import Benchmark, Query, Span, confined, read_document
 from ...experiments import Column, Workspace
 from ...experiments.significance import flipped_queries
 from ..labels import LABELS
@@ -359,7 +360,17 @@ def session_by_name(db: ReviewDB, name: str) -> ReviewSession:
 
 
 def document_text(data_dir: Path, file_path: str) -> str:
-    """The text of a reviewed document as the file holds it now (read at every page run, a few
-    milliseconds, never kept: an edited document is not shown from memory; confined like every
-    data read)."""
-    return read_document(Path(data_dir), file_path).text
+    """The text of a reviewed document as the file holds it now: read once per version of the file
+    (its size and modification time), so an edited document is never shown from memory and a page
+    run does not read a document again per chunk; confined like every data read."""
+    try:
+        st = confined(Path(data_dir) / "corpus" / file_path).stat()
+    except OSError:
+        return read_document(Path(data_dir), file_path).text  # raises naming the file
+    return _text(Path(data_dir), file_path, st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=256)
+def _text(data_dir: Path, file_path: str, size: int, mtime_ns: int) -> str:
+    """:func:`document_text` of one version of the file (``size`` and ``mtime_ns`` only key it)."""
+    return read_document(data_dir, file_path).text

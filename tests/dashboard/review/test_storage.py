@@ -4,6 +4,7 @@ committed at once and exactly once (also under 8 concurrent writers), results, e
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -323,3 +324,14 @@ def test_next_open_is_the_next_open_position_after_this_one_round_to_the_first()
     assert [progress.open_after(p) for p in range(5)] == [1, 3, 3, 0, 0]
     assert rv.Progress(3, 2, 0, 0, 1, open_positions=(1,)).open_after(1) is None  # only this one is open
     assert rv.Progress(3, 3, 0, 0, None).open_after(0) is None
+
+
+def test_a_reviewed_document_is_read_once_per_version_of_its_file(tmp_path):
+    """Review reads a document's text once, and again after the file is edited (same length)."""
+    path = tmp_path / "corpus" / "nda" / "a.txt"
+    path.parent.mkdir(parents=True)
+    path.write_text("The term is two years.", encoding="utf-8")
+    assert rv.document_text(tmp_path, "nda/a.txt") == "The term is two years."
+    path.write_text("The term is six years.", encoding="utf-8")
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))  # a later edit
+    assert rv.document_text(tmp_path, "nda/a.txt") == "The term is six years."
