@@ -138,9 +138,12 @@ def open_column(
 
 
 def index_job(column: Column, data_dir: Path, cache_dir: Path) -> BuildJob:
-    """The background build that makes what ``column`` needs saved (its method's index, and what its stages need)."""
+    """The background build that makes what ``column`` needs saved (its method's index, and what its
+    stages need), labelled in words: the column's name, and the index it works on when that is
+    another method's (the variant id is for exports, not for a progress bar a reader sees)."""
     config = column.config
-    return BuildJob("index", Path(data_dir), Path(cache_dir), config, f"{column.name} ({config.index_variant})")
+    on = f" (on the {config.method_plugin.title} index)" if config.stages else ""
+    return BuildJob("index", Path(data_dir), Path(cache_dir), config, f"{column.name}{on}")
 
 
 # --------------------------------------------------------------------------- why this wrong document

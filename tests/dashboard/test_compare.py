@@ -67,5 +67,7 @@ def test_the_user_picks_two_to_five_methods_and_the_url_keeps_them():
     assert [c.name for c in cols] == ["Document-aware", "Baseline"]
     job = state.index_job(cols[0], Path("d"), Path("c"))
     plain = state.index_job(cols[1], Path("d"), Path("c"))
-    assert job.label == "Document-aware (baseline)"  # it builds the baseline's index …
+    assert job.label == "Document-aware (on the Baseline index)"  # it builds the baseline's index …
+    sac = state.index_job(state.compare_columns(base, ["sac-expert"])[0], Path("d"), Path("c"))
+    assert sac.label == "SAC expert"  # a name a reader knows, never the variant id (sac-file-expert-150)
     assert job.key.startswith(plain.key + "-") and job.key != plain.key  # … and what the signals precompute
