@@ -13,7 +13,7 @@ import click
 
 from ..engine.answers import Answerer, ExtractiveAnswerer, LLMAnswerer, answer_cost, excerpts_of
 from ..engine.answers.llm import render_prompt
-from ..engine.data import load_benchmark
+from ..engine.data import load_benchmark, write_csv
 from ..engine.embedding import Embedders
 from ..engine.progress import progress_bar
 from ..engine.retrieval import Hit
@@ -71,7 +71,7 @@ def answers_command(**params: Any) -> int:
     table = answer_table(rows)
     if params["table_out"]:
         params["table_out"].parent.mkdir(parents=True, exist_ok=True)
-        table.to_csv(params["table_out"], index=False)
+        write_csv(table, params["table_out"])
     shown = table[table["dataset"] == "ALL"].drop(columns="dataset").set_index("method")
     print(f"answers from the top {params['k']} chunks, {params['answerer']} answerer (shares and scores in %):")
     shares = (shown[["cites_only_gold", "cites_other_document", "token_f1", "rouge_l"]] * 100).round(1)

@@ -11,7 +11,15 @@ from typing import Any
 
 import click
 
-from ..engine.data import DATA_ENV, RUN_FORMATS, Benchmark, load_benchmark, parse_datasets, resolve_data_dir
+from ..engine.data import (
+    DATA_ENV,
+    RUN_FORMATS,
+    Benchmark,
+    load_benchmark,
+    parse_datasets,
+    resolve_data_dir,
+    write_csv,
+)
 from ..engine.embedding import Embedders
 from ..engine.metrics import MODES
 from ..experiments import OpenContext, RunConfig, evaluate, format_results
@@ -96,9 +104,9 @@ def runs_import(**params: Any) -> int:
     ev.results["wall_seconds"] = round(time.perf_counter() - start, 1)
     if params["out"]:
         params["out"].parent.mkdir(parents=True, exist_ok=True)
-        ev.results.to_csv(params["out"], index=False)
+        write_csv(ev.results, params["out"])
     if params["per_query_out"]:
-        ev.per_query.to_csv(params["per_query_out"], index=False)
+        write_csv(ev.per_query, params["per_query_out"])
     print(format_results(ev.results))
     return 0
 
@@ -193,7 +201,7 @@ def compare_command(**params: Any) -> int:
     out = shown.assign(mean_a=shown["mean_a"] * 100, mean_b=shown["mean_b"] * 100)
     print(out.round(4).to_string(index=False))
     if params["out"]:
-        table.to_csv(params["out"], index=False)
+        write_csv(table, params["out"])
     if params["latex"]:
         columns = ["mean_a", "mean_b", "p_value", "p_holm"]
         params["latex"].write_text(to_latex(out.set_index(["b", "metric", "k"])[columns]), encoding="utf-8")

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..engine.data import load_benchmark
+from ..engine.data import load_benchmark, write_csv
 from ..engine.embedding import Embedders
 from ..engine.retrieval.sentences import MAX_SENTENCE_CHARS
 from ..experiments import (
@@ -95,11 +95,11 @@ def evaluate_command(**params: Any) -> int:
     ev.results["wall_seconds"] = round(wall, 1)
     if params["out"]:
         params["out"].parent.mkdir(parents=True, exist_ok=True)
-        ev.results.to_csv(params["out"], index=False)
+        write_csv(ev.results, params["out"])
     if params["run_out"]:
         write_run(params["run_out"], ev.run)
     if params["per_query_out"]:
-        ev.per_query.to_csv(params["per_query_out"], index=False)
+        write_csv(ev.per_query, params["per_query_out"])
     print(format_results(ev.results))
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in ev.seconds.items())
     chunks = ev.results["n_chunks"].iloc[0]

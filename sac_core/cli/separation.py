@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..engine.data import load_benchmark
+from ..engine.data import load_benchmark, write_csv
 from ..engine.embedding import Embedders
 from ..experiments import OpenContext, catalogue_columns, load_sweep
 from ..experiments.cells import SweepFolder
@@ -49,7 +49,7 @@ def separation_command(**params: Any) -> int:
     print(table.round(4).to_string(index=False))
     if params["out"]:
         params["out"].parent.mkdir(parents=True, exist_ok=True)
-        table.to_csv(params["out"], index=False)
+        write_csv(table, params["out"])
     if params["sweep"]:
         _grid(params, data_dir, cache_dir)
     print(f"wall time {time.perf_counter() - start:.1f}s")
@@ -74,7 +74,7 @@ def _grid(params: dict[str, Any], data_dir: Path, cache_dir: Path) -> None:
         print(correlations(grid).round(4).to_string(index=False))
     if params["grid_out"]:
         params["grid_out"].parent.mkdir(parents=True, exist_ok=True)
-        grid.to_csv(params["grid_out"], index=False)
+        write_csv(grid, params["grid_out"])
 
 
 COMMANDS = (separation_command,)

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..engine.data import load_benchmark, read_queries, resolve_data_dir
+from ..engine.data import load_benchmark, read_queries, resolve_data_dir, write_csv
 from ..experiments import load_sweep, run_sweep
 from ..experiments.cells import MANIFEST, PER_QUERY, RESULTS, RUNS, SIGNIFICANCE, read_per_query
 from ..experiments.report import (
@@ -174,7 +174,7 @@ def _print_halves_and_pairs(params: dict[str, Any], table: Any, per_query: Any) 
         print(pair_view(shown).to_string(index=False))
     if pairs and params["pairs_out"]:
         params["pairs_out"].parent.mkdir(parents=True, exist_ok=True)
-        pd.concat(pairs, ignore_index=True).to_csv(params["pairs_out"], index=False)
+        write_csv(pd.concat(pairs, ignore_index=True), params["pairs_out"])
 
 
 def _print_backend_changes(table: Any, per_query: Any, k: int) -> None:

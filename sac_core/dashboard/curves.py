@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..engine.data import Benchmark
+from ..engine.data import Benchmark, csv_bytes
 from ..engine.data import available_datasets as available_datasets
 from ..engine.metrics import means_with_intervals, over_k
 from ..experiments import METHODS, cells, flipped_queries
@@ -307,7 +307,8 @@ def data_check(results: pd.DataFrame, bench: Benchmark | None) -> str | None:
 
 
 def to_csv_bytes(df: pd.DataFrame) -> bytes:
-    return df.to_csv(index=False).encode("utf-8")
+    """``df`` as a CSV download (the one writer: formula cells neutralised)."""
+    return csv_bytes(df)
 
 
 def cell_of(results: pd.DataFrame, variant: str) -> tuple[str | None, int]:

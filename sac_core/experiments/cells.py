@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import diskcache
 
-from ..engine.data import Span
+from ..engine.data import Span, write_csv
 from ..engine.metrics import METRICS
 from .config import RunConfig, column_defaults
 from .identity import CellInputs
@@ -252,16 +252,16 @@ class SweepFolder:
         # then keep one order whether a cell was computed now or read back from a published folder
         tail = [*PROVENANCE_COLUMNS, DATA_DIGEST, "cell_seconds"]
         table = _as_written(table[[c for c in table.columns if c not in tail] + tail])  # typed as it is read back
-        table.to_csv(self.results, index=False)
+        write_csv(table, self.results)
         per_query = pd.concat([r.per_query_rows() for r in records], ignore_index=True)
-        per_query.to_csv(self.per_query, index=False, compression={"method": "gzip", "mtime": 0})
+        write_csv(per_query, self.per_query)  # gzip, time stamp 0: byte-stable
         self.manifest.write_text("".join(r.manifest_line() + "\n" for r in records), encoding="utf-8")
         for record in records:
             _write_run(self.run_path(record.id), record.run)
         return table, per_query
 
     def write_significance(self, table: pd.DataFrame) -> None:
-        table.to_csv(self.significance, index=False)
+        write_csv(table, self.significance)
 
 
 def read_per_query(path: Path) -> pd.DataFrame | None:

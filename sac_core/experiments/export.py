@@ -34,6 +34,7 @@ from ..engine.data import (
     load_benchmark,
     parse_run,
     run_check,
+    write_csv,
     write_jsonl,
     write_trec,
 )
@@ -165,7 +166,7 @@ def export_run(
         written.append(out_dir / name)
     per_query = score_metrics(source, bench, mode)
     per_query.insert(0, "run", source.name)
-    per_query.to_csv(out_dir / "per_query.csv", index=False)
+    write_csv(per_query, out_dir / "per_query.csv")
     per_query.to_parquet(out_dir / "per_query.parquet", index=False)
     written += [out_dir / "per_query.csv", out_dir / "per_query.parquet"]
     return written

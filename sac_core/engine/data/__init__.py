@@ -8,6 +8,7 @@ from .benchmark import (
     read_document,
     read_queries,
 )
+from .csvfile import csv_bytes, write_csv
 from .demo import write_demo_corpus
 from .digests import file_sha256, folder_stamp, source_key
 from .heldout import write_heldout
@@ -63,6 +64,7 @@ __all__ = [
     "available_datasets",
     "check_outside_project",
     "confined",
+    "csv_bytes",
     "data_roots",
     "decode",
     "default_cache_dir",
@@ -84,6 +86,7 @@ __all__ = [
     "run_check",
     "select",
     "source_key",
+    "write_csv",
     "write_demo_corpus",
     "write_heldout",
     "write_jsonl",
