@@ -9,8 +9,10 @@ the demo corpus, under ``<cache>/results``.
 
 from __future__ import annotations
 
+import gzip
 import math
 import os
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,15 +139,41 @@ def default_sweep(sweeps: Sequence[SweepFolder], preferred: Sequence[str] = PREF
     return next((names.index(n) for n in preferred if n in names), 0)
 
 
+def shown_path(path: Path) -> str:
+    """A file of a results folder as messages name it: ``<folder>/<file>``, relative to the results
+    root (never a path of the server)."""
+    path = Path(path)
+    return f"{path.parent.name}/{path.name}"
+
+
 def read_table(path: Path) -> pd.DataFrame:
     """A CSV table of a sweep folder (``.gz`` unpacked); a file that is not UTF-8 or not CSV is a
-    ValueError naming it."""
+    ValueError naming it by :func:`shown_path` (where a byte is not UTF-8: its offset in the file)."""
     try:
         return pd.read_csv(path)
+    except UnicodeDecodeError:
+        raise ValueError(f"{shown_path(path)}: not UTF-8 ({_first_bad_byte(path)})") from None
+    except (pd.errors.ParserError, EOFError, zlib.error, gzip.BadGzipFile) as e:
+        raise ValueError(f"{shown_path(path)}: not a CSV table ({_one_line(e)})") from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{shown_path(path)}: empty, not a CSV table") from None
+    except OSError as e:  # its message holds the server's path: only the reason is shown
+        raise ValueError(f"{shown_path(path)}: cannot be read ({e.strerror or type(e).__name__})") from None
+
+
+def _first_bad_byte(path: Path) -> str:
+    """Where ``path`` (unpacked when ``.gz``) stops being UTF-8: pandas decodes in blocks, so the offset
+    its error gives counts from the start of a block, not of the file."""
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    try:
+        raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
-    except pd.errors.ParserError as e:
-        raise ValueError(f"{path}: not a CSV table ({e})") from None
+        return f"{e.reason} at byte {e.start:,}"
+    return "a byte that is not UTF-8"
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())
 
 
 def load_results(path: Path, cell: str | None = None) -> pd.DataFrame:
@@ -154,7 +182,7 @@ def load_results(path: Path, cell: str | None = None) -> pd.DataFrame:
     df = read_table(path)
     missing = set(REQUIRED) - set(df.columns)
     if missing:
-        raise ValueError(f"{path}: not a sweep results table (missing {', '.join(sorted(missing))})")
+        raise ValueError(f"{shown_path(path)}: not a sweep results table (missing {', '.join(sorted(missing))})")
     if "summary_chars" in df.columns:
         df["summary_chars"] = pd.to_numeric(df["summary_chars"], errors="coerce").astype("Int64")
     if "cell" not in df.columns:
