@@ -9,10 +9,8 @@ the demo corpus, under ``<cache>/results``.
 
 from __future__ import annotations
 
-import gzip
 import math
 import os
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +19,7 @@ import pandas as pd
 
 from ..engine.data import Benchmark, csv_bytes
 from ..engine.data import available_datasets as available_datasets
+from ..engine.data import read_table as read_csv_table
 from ..engine.metrics import means_with_intervals, over_k
 from ..experiments import METHODS, cells, flipped_queries
 from ..experiments import paper as paper
@@ -149,31 +148,7 @@ def shown_path(path: Path) -> str:
 def read_table(path: Path) -> pd.DataFrame:
     """A CSV table of a sweep folder (``.gz`` unpacked); a file that is not UTF-8 or not CSV is a
     ValueError naming it by :func:`shown_path` (where a byte is not UTF-8: its offset in the file)."""
-    try:
-        return pd.read_csv(path)
-    except UnicodeDecodeError:
-        raise ValueError(f"{shown_path(path)}: not UTF-8 ({_first_bad_byte(path)})") from None
-    except (pd.errors.ParserError, EOFError, zlib.error, gzip.BadGzipFile) as e:
-        raise ValueError(f"{shown_path(path)}: not a CSV table ({_one_line(e)})") from None
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{shown_path(path)}: empty, not a CSV table") from None
-    except OSError as e:  # its message holds the server's path: only the reason is shown
-        raise ValueError(f"{shown_path(path)}: cannot be read ({e.strerror or type(e).__name__})") from None
-
-
-def _first_bad_byte(path: Path) -> str:
-    """Where ``path`` (unpacked when ``.gz``) stops being UTF-8: pandas decodes in blocks, so the offset
-    its error gives counts from the start of a block, not of the file."""
-    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        return f"{e.reason} at byte {e.start:,}"
-    return "a byte that is not UTF-8"
-
-
-def _one_line(error: Exception) -> str:
-    return " ".join(str(error).split())
+    return read_csv_table(path, name=shown_path(path))
 
 
 def load_results(path: Path, cell: str | None = None) -> pd.DataFrame:

@@ -8,7 +8,7 @@ from .benchmark import (
     read_document,
     read_queries,
 )
-from .csvfile import csv_bytes, write_csv
+from .csvfile import csv_bytes, read_table, write_csv
 from .demo import write_demo_corpus
 from .digests import file_sha256, folder_stamp, source_key
 from .heldout import write_heldout
@@ -82,6 +82,7 @@ __all__ = [
     "read_benchmark_file",
     "read_document",
     "read_queries",
+    "read_table",
     "resolve_data_dir",
     "run_check",
     "select",

@@ -13,11 +13,15 @@ pandas' own ``to_csv`` with ``index=False``; a ``.gz`` path is gzip with the tim
 same table gives the same bytes.
 
 ``tests/test_architecture.py`` checks that no other module calls ``to_csv`` or ``csv.writer``.
+:func:`read_table` reads a CSV table back with one error line naming the file (not UTF-8, with the
+offset of the first bad byte; not gzip; not CSV; empty; missing).
 """
 
 from __future__ import annotations
 
+import gzip
 import re
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,3 +79,33 @@ def write_csv(table: pd.DataFrame, path: str | Path) -> Path:
     compression: dict[str, object] | str = {"method": "gzip", "mtime": 0} if path.suffix == ".gz" else "infer"
     neutralised(table).to_csv(path, index=False, compression=compression)
     return path
+
+
+def read_table(path: str | Path, *, name: str | None = None, **options: object) -> pd.DataFrame:
+    """The CSV table at ``path`` (``.gz`` unpacked; ``options`` go to ``pandas.read_csv``). A file that
+    is missing, not gzip, not UTF-8 or not CSV is a ValueError in one line naming it as ``name``
+    (default: ``path`` as given; the dashboard passes one relative to its results folder)."""
+    import pandas as pd
+
+    shown = str(path) if name is None else name
+    try:
+        return pd.read_csv(path, **options)
+    except UnicodeDecodeError:
+        raise ValueError(f"{shown}: not UTF-8 ({_first_bad_byte(Path(path))})") from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{shown}: empty, not a CSV table") from None
+    except (pd.errors.ParserError, EOFError, zlib.error, gzip.BadGzipFile) as e:
+        raise ValueError(f"{shown}: not a CSV table ({' '.join(str(e).split())})") from None
+    except OSError as e:  # its message would hold the full path: only the reason
+        raise ValueError(f"{shown}: cannot be read ({e.strerror or type(e).__name__})") from None
+
+
+def _first_bad_byte(path: Path) -> str:
+    """Where ``path`` (unpacked when ``.gz``) stops being UTF-8: pandas decodes in blocks, so the offset
+    its error gives counts from the start of a block, not of the file."""
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"{e.reason} at byte {e.start:,}"
+    return "a byte that is not UTF-8"
