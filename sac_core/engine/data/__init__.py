@@ -40,6 +40,7 @@ from .runfiles import (
     run_check,
 )
 from .runwrite import doc_id, write_jsonl, write_trec
+from .staging import partial_folder, staged
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
 
 __all__ = [
@@ -78,6 +79,7 @@ __all__ = [
     "parse_datasets",
     "parse_doc_id",
     "parse_run",
+    "partial_folder",
     "project_root",
     "read_benchmark_file",
     "read_document",
@@ -87,6 +89,7 @@ __all__ = [
     "run_check",
     "select",
     "source_key",
+    "staged",
     "write_csv",
     "write_demo_corpus",
     "write_heldout",
