@@ -82,6 +82,8 @@ def _summary_lines(path: Path, renamed: dict[str, str]) -> str | None:
             row = json.loads(line)
         except json.JSONDecodeError as e:
             raise BenchmarkError(f"{path}, line {n}: not JSON ({e.msg})") from None
+        except (ValueError, RecursionError):  # past 4,300 digits, or nested too deep
+            raise BenchmarkError(f"{path}, line {n}: not a summary line (a huge number or deep nesting)") from None
         if isinstance(row, dict) and row.get("file_path") in renamed:
             out.append(json.dumps({**row, "file_path": renamed[row["file_path"]]}, ensure_ascii=False))
     return "\n".join(out) + "\n"

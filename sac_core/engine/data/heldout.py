@@ -16,8 +16,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from .benchmark import load_benchmark, parse_datasets
-from .paths import confined
+from .benchmark import load_benchmark, parse_datasets, read_benchmark_file
 from .staging import staged
 from .types import BenchmarkError
 
@@ -55,7 +54,7 @@ def _write(
     (out_dir / "corpus").mkdir(exist_ok=True)
     kept: dict[str, tuple[int, int]] = {}
     for ds in names:
-        tests = json.loads(confined(data_dir / "benchmarks" / f"{ds}.json").read_text(encoding="utf-8"))["tests"]
+        tests = read_benchmark_file(data_dir / "benchmarks" / f"{ds}.json")["tests"]
         unseen = [t for t in tests if not {s["file_path"] for s in t["snippets"]} & used]
         documents = sorted({s["file_path"] for t in unseen for s in t["snippets"]})
         chosen = set(random.Random(f"{seed}:{ds}").sample(documents, min(max_docs, len(documents))))
