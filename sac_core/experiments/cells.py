@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import diskcache
 
-from ..engine.data import Span, write_csv
+from ..engine.data import Span, read_table, write_csv
 from ..engine.metrics import METRICS
 from .config import RunConfig, column_defaults
 from .identity import CellInputs
@@ -213,13 +213,12 @@ class SweepFolder:
 
     def read_cells(self) -> dict[str, CellRecord]:
         """Every published cell whose parts are all there, as the cell cache holds it."""
-        import pandas as pd
 
         if not self.published:
             return {}
         entries = self.manifest_entries()
-        results = pd.read_csv(self.results)
-        by_cell = dict(tuple(pd.read_csv(self.per_query).groupby("cell", sort=False)))
+        results = read_table(self.results)
+        by_cell = dict(tuple(read_table(self.per_query).groupby("cell", sort=False)))
         out = {}
         for cid, rows in results.groupby("cell", sort=False):
             cid = str(cid)
@@ -266,11 +265,10 @@ class SweepFolder:
 
 def read_per_query(path: Path) -> pd.DataFrame | None:
     """The per-query table of the sweep folder ``path`` (or beside a results CSV in it), None when absent."""
-    import pandas as pd
 
     folder = Path(path) if Path(path).is_dir() else Path(path).parent
     file = SweepFolder(folder).per_query
-    return pd.read_csv(file) if file.is_file() else None
+    return read_table(file) if file.is_file() else None
 
 
 def is_work_folder(path: Path) -> bool:
