@@ -19,7 +19,8 @@ from ..engine.progress import progress_bar
 from ..engine.retrieval import Hit
 from ..experiments import OpenContext, RunConfig, catalogue
 from ..experiments.answers import answer_queries, answer_table, top_chunks, write_answers
-from .options import DATA, INDEX, PATH, SUMMARIES, SUMMARY, cache_dir_of, data_dir_of, run_config, say
+from .options import DATA, INDEX, SUMMARIES, SUMMARY, cache_dir_of, data_dir_of, run_config, say
+from .params import OUT_FILE
 
 ANSWERERS = ("extractive", "openai")
 
@@ -38,8 +39,8 @@ ANSWERERS = ("extractive", "openai")
 @INDEX
 @SUMMARIES
 @click.option("--estimate-only", is_flag=True, help="openai: print what the uncached requests would cost, ask nothing")
-@click.option("--out", type=PATH, required=True, help="answers, one JSON line per (query, method)")
-@click.option("--table-out", type=PATH, help="the per-method table (CSV)")
+@click.option("--out", type=OUT_FILE, required=True, help="answers, one JSON line per (query, method)")
+@click.option("--table-out", type=OUT_FILE, help="the per-method table (CSV)")
 def answers_command(**params: Any) -> int:
     """Answer every query from each method's top-k chunks; check citations; score F1 and ROUGE-L.
 

@@ -33,7 +33,6 @@ from .options import (
     EXECUTION,
     INDEX,
     METHOD,
-    PATH,
     RANKING,
     SUMMARIES,
     cache_dir_of,
@@ -43,7 +42,7 @@ from .options import (
     run_config,
     say,
 )
-from .params import Registered
+from .params import OUT_FILE, Registered
 
 
 @click.command("evaluate")
@@ -52,9 +51,9 @@ from .params import Registered
 @INDEX
 @RANKING
 @SUMMARIES
-@click.option("--out", type=PATH, help="results table (CSV)")
-@click.option("--run-out", type=PATH, help="run file (JSONL)")
-@click.option("--per-query-out", type=PATH, help="per-query metrics (CSV)")
+@click.option("--out", type=OUT_FILE, help="results table (CSV)")
+@click.option("--run-out", type=OUT_FILE, help="run file (JSONL)")
+@click.option("--per-query-out", type=OUT_FILE, help="per-query metrics (CSV)")
 @click.option("--save-index", is_flag=True, help="save the index this run builds (see `sac index`)")
 @click.option("--preset", metavar="KEY", help="run a named method of the catalogue (`sac presets` lists them)")
 @click.option(
