@@ -93,8 +93,16 @@ def parsed(fragment: str) -> _Tags:
 
 def _shown(text: str) -> str:
     """What a reader should see of ``text`` in an HTML block: its lines joined by line breaks (and
-    NUL as U+FFFD, as CommonMark and browsers show it)."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
+    NUL as U+FFFD, as CommonMark and browsers show it), a place to break after a non-breaking space
+    that a character follows (an invisible ZERO WIDTH SPACE, issue 41)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
+    return re.sub("([\u00a0\u2007\u202f])(?=\\S)", "\\1\u200b", lines)
+
+
+def test_a_run_of_words_joined_by_non_breaking_spaces_may_wrap_between_them() -> None:
+    """Issue 41: on real data, text joined by non-breaking spaces broke inside words ("in t|he")."""
+    assert esc("in\u00a0the\u00a0Agreement") == "in\u00a0\u200bthe\u00a0\u200bAgreement"
+    assert esc("1\u202f000 \u00a0 x") == "1\u202f\u200b000 \u00a0 x"  # before a space: nothing to add
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
