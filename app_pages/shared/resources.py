@@ -356,7 +356,17 @@ def timed(page: str) -> Iterator[None]:
 
 def map_data(s: state.Settings, ws: compare.Workspace, column: compare.Column, method: str) -> maps.MapData:
     """An index's vectors, projection and separation figures, computed once and shared (the
-    projection and figures are also kept on disk beside the saved index)."""
+    projection and figures are also kept on disk beside the saved index); the first time, a bar
+    shows each step with the time left, then goes."""
     key = shared.resource_key("map", ws.data_key, s.cache_dir, column.config, method)
     index = maps.column_index(ws.retrievers, column.name)
-    return registry().get(key, lambda: maps.map_data(index, s.cache_dir, column.config, method))
+    bar = st.empty()
+    tell = progress_callback(bar)
+    data = registry().get(
+        key,
+        lambda: maps.map_data(
+            index, s.cache_dir, column.config, method, lambda f, text: tell(f, f"{column.name}: {text}")
+        ),
+    )
+    bar.empty()
+    return data
