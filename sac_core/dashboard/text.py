@@ -56,13 +56,17 @@ def unlink(text: str) -> str:
 
 
 ZERO_WIDTH_SPACE = "\u200b"  # invisible; a place a line may break
-_PARTS = re.compile(r"(?<=[+:/,_·])(?=\S)")
+# after + : / , _ · (a character following); inside a word, where a small letter meets a capital
+# (DisclosureAgreement) and before a file's extension (Agreement|.txt)
+_PARTS = re.compile(r"(?<=[+:/,_·])(?=\S)|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\.[A-Za-z])")
 
 
 def breakable(text: object) -> str:
-    """``text`` with a ZERO WIDTH SPACE after each ``+ : / , _ ·`` that a character follows, so that a
-    long identifier (``baseline+split+doc:summary300×8``, a path, a model name) wraps at its parts
-    in a narrow column rather than in the middle of a word, or not at all. Escape it afterwards."""
+    """``text`` with a ZERO WIDTH SPACE after each ``+ : / , _ ·`` that a character follows, between a
+    small letter and a capital and before a dot between letters, so that a long identifier
+    (``baseline+split+doc:summary300×8``, a path such as ``IPTK-CO-MutualNon-DisclosureAgreement.txt``,
+    a model name) wraps at its parts in a narrow column rather than in the middle of a word, or not
+    at all. Escape it afterwards."""
     return _PARTS.sub(ZERO_WIDTH_SPACE, str(text))
 
 

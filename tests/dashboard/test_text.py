@@ -220,3 +220,7 @@ def test_breakable_lets_identifiers_wrap_at_their_parts_and_shows_the_same():
     assert wrapped.split(ZERO_WIDTH_SPACE) == ["baseline+", "split+", "doc:", "summary300×8+", "bm25×0.125"]
     assert breakable("/srv/data/legalbench-rag/") == "/\u200bsrv/\u200bdata/\u200blegalbench-rag/"
     assert breakable("a + b") == "a + b"  # a space already breaks there
+    name = "contractnli/IPTK-CO-MutualNon-DisclosureAgreement.txt"  # broke as DisclosureAgreement.t|xt (issue 41)
+    assert breakable(name).split(ZERO_WIDTH_SPACE) == [
+        "contractnli/", "IPTK-CO-Mutual", "Non-Disclosure", "Agreement", ".txt"]  # fmt: skip
+    assert breakable("0.5") == "0.5"  # a number keeps its dot
