@@ -139,10 +139,8 @@ def default_sweep(sweeps: Sequence[SweepFolder], preferred: Sequence[str] = PREF
 
 
 def shown_path(path: Path) -> str:
-    """A file of a results folder as messages name it: ``<folder>/<file>``, relative to the results
-    root (never a path of the server)."""
-    path = Path(path)
-    return f"{path.parent.name}/{path.name}"
+    """A file of a results folder as messages name it: ``<folder>/<file>``, never a server path."""
+    return f"{Path(path).parent.name}/{Path(path).name}"
 
 
 def read_table(path: Path) -> pd.DataFrame:

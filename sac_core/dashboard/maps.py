@@ -309,10 +309,10 @@ def map_data(
     documents = [c.file_path for c in retriever.pool.chunks]
     clock = Clock(on_progress or (lambda fraction, text: None))
     chunks = f"{len(vectors):,} chunks"
-    computed: list[bool] = []
+    computed: list[str] = []  # the projection made now (not read back)
 
     def projecting() -> None:
-        computed.append(True)
+        computed.append(method)
         clock.tell(0.0, f"projecting {chunks} ({method.upper()})")
 
     projection = cached_projection(folder, vectors, method, on_start=projecting)
