@@ -132,7 +132,7 @@ all_variants = curves.variant_order(setting["variant"].tolist())
 method_names = wording.method_names(all_variants)  # the catalogue's names; the ids stay in the CSV files
 variants = st.multiselect(
     "Methods", all_variants, default=all_variants, key=f"curves_var::{sweep.path}::{','.join(all_variants)}",
-    format_func=method_names.get, help="Their ids in the results: " + ", ".join(all_variants),
+    format_func=method_names.get, help=views.md("Their ids in the results: " + ", ".join(all_variants)),
 )  # fmt: skip
 all_datasets = curves.dataset_order(setting["dataset"].tolist())
 datasets = st.multiselect(

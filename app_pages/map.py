@@ -42,8 +42,7 @@ involved = maps.involved_documents(query, {name: r.hits for name, r in results.i
 for col, cell in zip(shown, st.columns(len(shown))):
     with cell:
         st.markdown(f"#### {views.md(col.name)}")
-        with st.spinner(f"Projecting {views.md(col.name)} ({method.upper()}, once per index) …"):
-            data = ui.map_data(s, ws, col, method)
+        data = ui.map_data(s, ws, col, method)  # the first time per index: a bar with the time left
         sep = data.separation
         metrics = st.columns(2)
         metrics[0].metric("own-document neighbours", wording.pct(sep.own_share),

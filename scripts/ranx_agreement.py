@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sac_core.engine.data import write_csv
 from sac_core.experiments.agreement import rescore_folder
 
 
@@ -39,7 +40,7 @@ def main() -> int:
     print("\nall committed runs, max |difference| per metric:")
     print(diffs.drop(columns=["cell", "variant", "queries", "folder"]).max().to_string())
     if args.out:
-        diffs.to_csv(args.out, index=False)
+        write_csv(diffs, args.out)
     return 0
 
 

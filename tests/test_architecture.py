@@ -341,6 +341,48 @@ def test_the_probe_count_sees_probes() -> None:
     )
 
 
+CSV_WRITER = "sac_core/engine/data/csvfile.py"  # the one writer: formula cells neutralised (OWASP)
+
+
+def _csv_writes(tree: ast.AST) -> list[int]:
+    """Lines that write CSV other than through the one writer: ``….to_csv(``, the ``csv`` module's
+    ``writer``/``DictWriter`` (also imported by name), or ``import csv`` at all."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("to_csv", "writer", "DictWriter"):
+            if node.attr == "to_csv" or (isinstance(node.value, ast.Name) and node.value.id == "csv"):
+                found.append(node.lineno)
+        elif (isinstance(node, ast.Import) and any(a.name == "csv" for a in node.names)) or (
+            isinstance(node, ast.ImportFrom) and node.module == "csv"
+        ):
+            found.append(node.lineno)
+    return found
+
+
+def test_every_csv_the_project_writes_goes_through_the_one_writer() -> None:
+    files = [
+        *ROOT.glob("sac_core/**/*.py"),
+        *ROOT.glob("app_pages/**/*.py"),
+        ROOT / "app.py",
+        *ROOT.glob("scripts/*.py"),
+    ]
+    bad = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted(files)
+        if path.relative_to(ROOT).as_posix() != CSV_WRITER
+        for line in _csv_writes(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert not bad, f"write CSV with sac_core.engine.data.write_csv / csv_bytes (formula cells neutralised): {bad}"
+
+
+def test_the_csv_writer_check_sees_every_way_of_writing_csv() -> None:
+    tree = ast.parse(
+        "df.to_csv(p, index=False)\nimport csv\nw = csv.writer(f)\nfrom csv import DictWriter\n"
+        "csv.DictWriter(f, fields)\nx.writer(f)\n"
+    )
+    assert sorted(_csv_writes(tree)) == [1, 2, 3, 4, 5]  # not line 6: another object's writer
+
+
 if __name__ == "__main__":  # the counts, for a report: python tests/test_architecture.py
     for kind, where in probes().items():
         print(f"{kind}: {len(where)}", *where, sep="\n    ")

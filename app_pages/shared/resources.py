@@ -303,14 +303,15 @@ def document_names(ws: compare.Workspace) -> answers.DocumentNames:
     return registry().get(key, lambda: answers.document_names({p: d.text for p, d in ws.bench.documents.items()}))
 
 
-def demo_cells(s: state.Settings, ws: compare.Workspace) -> demo_picks.SweepCells | None:
+def demo_cells(s: state.Settings, ws: compare.Workspace) -> demo_picks.Lookup:
     """The committed per-query results of the page's columns on its data (read once per server, again
-    when a file changes), or None: then the pages open on their usual first query."""
+    when a file changes; without them the pages open on their usual first query), and the results
+    folders skipped because a table did not parse."""
     roots = [curves.results_root(), curves.demo_results_root(s.cache_dir)]
     sweeps = curves.list_sweeps(roots)
     stamp = tuple((str(f.per_query), f.per_query.stat().st_mtime) for f in sweeps if f.per_query.is_file())
     key = shared.resource_key("picks", ws.data_key, compare.columns_key(ws), stamp)
-    return registry().get(key, lambda: demo_picks.sweep_cells(roots, ws.columns, ws.bench))
+    return registry().get(key, lambda: demo_picks.look_up(roots, ws.columns, ws.bench))
 
 
 pct = views.fmt_pct
@@ -355,7 +356,17 @@ def timed(page: str) -> Iterator[None]:
 
 def map_data(s: state.Settings, ws: compare.Workspace, column: compare.Column, method: str) -> maps.MapData:
     """An index's vectors, projection and separation figures, computed once and shared (the
-    projection and figures are also kept on disk beside the saved index)."""
+    projection and figures are also kept on disk beside the saved index); the first time, a bar
+    shows each step with the time left, then goes."""
     key = shared.resource_key("map", ws.data_key, s.cache_dir, column.config, method)
     index = maps.column_index(ws.retrievers, column.name)
-    return registry().get(key, lambda: maps.map_data(index, s.cache_dir, column.config, method))
+    bar = st.empty()
+    tell = progress_callback(bar)
+    data = registry().get(
+        key,
+        lambda: maps.map_data(
+            index, s.cache_dir, column.config, method, lambda f, text: tell(f, f"{column.name}: {text}")
+        ),
+    )
+    bar.empty()
+    return data

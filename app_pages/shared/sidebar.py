@@ -56,6 +56,8 @@ def sidebar() -> state.Settings:
             help="All chosen datasets share ONE retrieval pool.",
         )
         st.markdown("### Summaries")
+        if problem := source.summary_file_problem:
+            st.warning(views.md(problem))
         provider = st.selectbox(
             "Summary provider",
             source.providers,

@@ -12,12 +12,14 @@ from .resources import LOAD_ERRORS, benchmark_of
 from .sidebar import data_keys
 
 
-def pick_query(
-    ws: compare.Workspace, cells: demo_picks.SweepCells | None = None
-) -> tuple[compare.Query | None, str, int]:
+def pick_query(ws: compare.Workspace, found: demo_picks.Lookup | None = None) -> tuple[compare.Query | None, str, int]:
     """(benchmark query or None for free text, the text asked, k). The selection comes from the URL
-    on a session's first visit (without one: the typical query of ``cells``, the committed per-query
-    results), then from this session's widgets, and is written back to the URL."""
+    on a session's first visit (without one: the typical query of ``found``, the committed per-query
+    results), then from this session's widgets, and is written back to the URL. A results folder
+    skipped because a table did not parse is named in a warning."""
+    cells = None if found is None else found.cells
+    for line in () if found is None else found.skipped:
+        st.warning(views.md(line))
     ids = {ds: [q.query_id for q in ws.bench.queries if q.dataset == ds] for ds in ws.bench.datasets}
     ids = {ds: qids for ds, qids in ids.items() if qids}  # datasets with benchmark queries
 

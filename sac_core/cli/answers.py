@@ -13,13 +13,14 @@ import click
 
 from ..engine.answers import Answerer, ExtractiveAnswerer, LLMAnswerer, answer_cost, excerpts_of
 from ..engine.answers.llm import render_prompt
-from ..engine.data import load_benchmark
+from ..engine.data import load_benchmark, write_csv
 from ..engine.embedding import Embedders
 from ..engine.progress import progress_bar
 from ..engine.retrieval import Hit
 from ..experiments import OpenContext, RunConfig, catalogue
 from ..experiments.answers import answer_queries, answer_table, top_chunks, write_answers
-from .options import DATA, INDEX, PATH, SUMMARIES, SUMMARY, cache_dir_of, data_dir_of, run_config, say
+from .options import DATA, INDEX, SUMMARIES, SUMMARY, cache_dir_of, data_dir_of, run_config, say
+from .params import OUT_FILE
 
 ANSWERERS = ("extractive", "openai")
 
@@ -38,8 +39,8 @@ ANSWERERS = ("extractive", "openai")
 @INDEX
 @SUMMARIES
 @click.option("--estimate-only", is_flag=True, help="openai: print what the uncached requests would cost, ask nothing")
-@click.option("--out", type=PATH, required=True, help="answers, one JSON line per (query, method)")
-@click.option("--table-out", type=PATH, help="the per-method table (CSV)")
+@click.option("--out", type=OUT_FILE, required=True, help="answers, one JSON line per (query, method)")
+@click.option("--table-out", type=OUT_FILE, help="the per-method table (CSV)")
 def answers_command(**params: Any) -> int:
     """Answer every query from each method's top-k chunks; check citations; score F1 and ROUGE-L.
 
@@ -71,7 +72,7 @@ def answers_command(**params: Any) -> int:
     table = answer_table(rows)
     if params["table_out"]:
         params["table_out"].parent.mkdir(parents=True, exist_ok=True)
-        table.to_csv(params["table_out"], index=False)
+        write_csv(table, params["table_out"])
     shown = table[table["dataset"] == "ALL"].drop(columns="dataset").set_index("method")
     print(f"answers from the top {params['k']} chunks, {params['answerer']} answerer (shares and scores in %):")
     shares = (shown[["cites_only_gold", "cites_other_document", "token_f1", "rouge_l"]] * 100).round(1)

@@ -11,13 +11,13 @@ from typing import Any
 
 import click
 
-from ..engine.data import PROTOCOLS, ingest_folder, load_benchmark, write_demo_corpus, write_heldout
+from ..engine.data import PROTOCOLS, ingest_folder, load_benchmark, read_table, write_demo_corpus, write_heldout
 from ..engine.progress import progress_bar
 from ..experiments.cells import SweepFolder
 from ..experiments.idnames import write_idnames
 from ..experiments.noname import write_noname
 from ..experiments.reword import HELD_OUT_VARIANT, VARIANTS, write_reworded
-from ..experiments.routing_floor import misplaced, share_by_dataset, unplaceable
+from ..experiments.routing_floor import checked_per_query, misplaced, share_by_dataset, unplaceable
 from .options import DATA, PATH, QUIET, data_dir_of, say
 
 
@@ -128,13 +128,20 @@ def reword_command(**params: Any) -> int:
 @click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
 @click.option("--protocol", type=click.Choice(PROTOCOLS), default="paper", show_default=True, help="which queries")
 @click.option("--list", "listed", is_flag=True, help="also list each query, its reference and its words")
-@click.option("--results", type=PATH, help="a sweep folder of this protocol: each variant's misplaced queries at k = 1")
+@click.option(
+    "--results",
+    type=PATH,
+    help="a sweep folder of this protocol: each cell's misplaced queries at k = 1 (a variant per setting)",
+)
 def floor_command(**params: Any) -> int:
     """Count the queries whose document reference is found only in a file name, never in a text.
 
     No router that reads documents rather than file names can place them: their share is the floor
     under DRM@k at small k for name-free methods (see sac_core/experiments/routing_floor.py).
     """
+    file = SweepFolder(params["results"]).per_query if params["results"] else None
+    if file is not None and not file.is_file():  # before the benchmark is read
+        raise ValueError(f"--results {params['results']}: not a sweep folder (no {file.name} in it)")
     bench = load_benchmark(data_dir_of(params), "all", params["protocol"])
     found = unplaceable(bench)
     for ds, (n, total) in share_by_dataset(bench, found).items():
@@ -143,13 +150,11 @@ def floor_command(**params: Any) -> int:
     print(f"{named} of {len(found)} have a word of their reference in the gold file's name")
     for u in found if params["listed"] else ():
         print(f"  {u.query_id}: {u.reference} ({', '.join(u.words)})")
-    if params["results"]:
-        import pandas as pd  # ~1 s to import: only when asked
-
-        per_query = pd.read_csv(SweepFolder(params["results"]).per_query)
+    if file is not None:
+        per_query = checked_per_query(read_table(file), str(file))
         for row in misplaced(per_query, found).itertuples():
             print(
-                f"{row.variant}: {row.misplaced} of {row.queries} queries misplaced at k = 1, "
+                f"{row.label}: {row.misplaced} of {row.queries} queries misplaced at k = 1, "
                 f"{row.unplaceable} of them name their document only by its file name"
             )
     return 0

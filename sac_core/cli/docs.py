@@ -24,6 +24,10 @@ def docs_command(*, check: bool, project: Path | None, results: Path | None) -> 
     root = click.get_current_context().find_root().command
     if not isinstance(root, click.Group):
         raise click.UsageError("sac docs runs as a command of sac")
+    if project is not None and not (project / "mkdocs.yml").is_file():  # never a new folder of 32 files
+        raise ValueError(f"--project {project}: not a checkout of sac-dashboard (no mkdocs.yml in it)")
+    if results is not None and not results.is_dir():
+        raise ValueError(f"--results {results}: no such folder")
     project = project or PROJECT
     site = generate(project, root, results)
     if check:

@@ -11,7 +11,16 @@ from typing import Any
 
 import click
 
-from ..engine.data import DATA_ENV, RUN_FORMATS, Benchmark, load_benchmark, parse_datasets, resolve_data_dir
+from ..engine.data import (
+    DATA_ENV,
+    RUN_FORMATS,
+    Benchmark,
+    load_benchmark,
+    parse_datasets,
+    read_table,
+    resolve_data_dir,
+    write_csv,
+)
 from ..engine.embedding import Embedders
 from ..engine.metrics import MODES
 from ..experiments import OpenContext, RunConfig, evaluate, format_results
@@ -30,7 +39,7 @@ from ..experiments.report import mean_over_k, to_latex
 from ..experiments.run_store import import_run, list_runs, remove_run
 from ..experiments.significance import compare_systems
 from .options import DATA, PATH, RUN, RUN_DATA, cache_dir_of, data_dir_of, say
-from .params import Ks
+from .params import OUT_FILE, OUT_FOLDER, Ks
 
 
 @click.group("runs")
@@ -45,8 +54,8 @@ def runs_group() -> None:
 @click.option("--format", "fmt", type=click.Choice(RUN_FORMATS), help="default: detected ('{' starts JSONL)")
 @click.option("--k", "ks", type=Ks(), default=RUN.ks, show_default=",".join(map(str, RUN.ks)), help="cut-offs")
 @click.option("--metric-mode", default=RUN.metric_mode, type=click.Choice(MODES), show_default=True)
-@click.option("--out", type=PATH, help="results table (CSV), as sac evaluate --out")
-@click.option("--per-query-out", type=PATH, help="per-query metrics (CSV)")
+@click.option("--out", type=OUT_FILE, help="results table (CSV), as sac evaluate --out")
+@click.option("--per-query-out", type=OUT_FILE, help="per-query metrics (CSV)")
 def runs_import(**params: Any) -> int:
     """Import FILE as run NAME (stored in <cache>/runs/NAME/) and score it like sac evaluate.
 
@@ -96,9 +105,9 @@ def runs_import(**params: Any) -> int:
     ev.results["wall_seconds"] = round(time.perf_counter() - start, 1)
     if params["out"]:
         params["out"].parent.mkdir(parents=True, exist_ok=True)
-        ev.results.to_csv(params["out"], index=False)
+        write_csv(ev.results, params["out"])
     if params["per_query_out"]:
-        ev.per_query.to_csv(params["per_query_out"], index=False)
+        write_csv(ev.per_query, params["per_query_out"])
     print(format_results(ev.results))
     return 0
 
@@ -146,7 +155,7 @@ def _source(raw: str, params: dict[str, Any]) -> tuple[Any, Benchmark]:
 @click.option("--k", "ks", type=Ks(), default=RUN.ks, help="k of the per-query metrics (a sweep cell: its own)")
 @click.option("--doc-k", type=int, help="chunks the document-level run is made of (default: the largest k)")
 @click.option("--beir", is_flag=True, help="also write the benchmark as a BEIR folder (<out>/beir)")
-@click.option("--out", type=PATH, required=True, help="output folder")
+@click.option("--out", type=OUT_FOLDER, required=True, help="output folder")
 def export_command(**params: Any) -> int:
     """TREC run + qrels (chunk and document level), per-query metrics (CSV, Parquet), BEIR folder.
 
@@ -168,8 +177,8 @@ def export_command(**params: Any) -> int:
 @click.option("--metrics", default="drm,precision,recall", show_default=True)
 @click.option("--variant", help="with a sweep folder: the cell's variant")
 @click.option("--where", multiple=True, metavar="COLUMN=VALUE", help="with a sweep folder (repeatable)")
-@click.option("--out", type=PATH, help="the whole table (CSV)")
-@click.option("--latex", type=PATH, help="the printed table as LaTeX")
+@click.option("--out", type=OUT_FILE, help="the whole table (CSV)")
+@click.option("--latex", type=OUT_FILE, help="the printed table as LaTeX")
 def compare_command(**params: Any) -> int:
     """Paired significance of runs against the first: Fisher's randomisation test (10,000 seeded
     sign flips), Holm-corrected over the runs when more than two.
@@ -193,7 +202,7 @@ def compare_command(**params: Any) -> int:
     out = shown.assign(mean_a=shown["mean_a"] * 100, mean_b=shown["mean_b"] * 100)
     print(out.round(4).to_string(index=False))
     if params["out"]:
-        table.to_csv(params["out"], index=False)
+        write_csv(table, params["out"])
     if params["latex"]:
         columns = ["mean_a", "mean_b", "p_value", "p_holm"]
         params["latex"].write_text(to_latex(out.set_index(["b", "metric", "k"])[columns]), encoding="utf-8")
@@ -209,8 +218,8 @@ def write_html_report(params: dict[str, Any], table: Any) -> None:
     results = [str(p) for p in params["results"]]
     folder = Path(results[0]).parent
     sig_path, pq_path = SweepFolder(folder).significance, SweepFolder(folder).per_query
-    significance = pd.read_csv(sig_path) if sig_path.is_file() else None
-    per_query = pd.read_csv(pq_path) if pq_path.is_file() else None
+    significance = read_table(sig_path) if sig_path.is_file() else None
+    per_query = read_table(pq_path) if pq_path.is_file() else None
     examples: list = []
     names: list[str] = []
     variants = list(dict.fromkeys(table["variant"]))

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..engine.data import load_benchmark
+from ..engine.data import load_benchmark, write_csv
 from ..engine.embedding import Embedders
 from ..engine.retrieval.sentences import MAX_SENTENCE_CHARS
 from ..experiments import (
@@ -33,7 +33,6 @@ from .options import (
     EXECUTION,
     INDEX,
     METHOD,
-    PATH,
     RANKING,
     SUMMARIES,
     cache_dir_of,
@@ -43,7 +42,7 @@ from .options import (
     run_config,
     say,
 )
-from .params import Registered
+from .params import OUT_FILE, Registered
 
 
 @click.command("evaluate")
@@ -52,9 +51,9 @@ from .params import Registered
 @INDEX
 @RANKING
 @SUMMARIES
-@click.option("--out", type=PATH, help="results table (CSV)")
-@click.option("--run-out", type=PATH, help="run file (JSONL)")
-@click.option("--per-query-out", type=PATH, help="per-query metrics (CSV)")
+@click.option("--out", type=OUT_FILE, help="results table (CSV)")
+@click.option("--run-out", type=OUT_FILE, help="run file (JSONL)")
+@click.option("--per-query-out", type=OUT_FILE, help="per-query metrics (CSV)")
 @click.option("--save-index", is_flag=True, help="save the index this run builds (see `sac index`)")
 @click.option("--preset", metavar="KEY", help="run a named method of the catalogue (`sac presets` lists them)")
 @click.option(
@@ -95,11 +94,11 @@ def evaluate_command(**params: Any) -> int:
     ev.results["wall_seconds"] = round(wall, 1)
     if params["out"]:
         params["out"].parent.mkdir(parents=True, exist_ok=True)
-        ev.results.to_csv(params["out"], index=False)
+        write_csv(ev.results, params["out"])
     if params["run_out"]:
         write_run(params["run_out"], ev.run)
     if params["per_query_out"]:
-        ev.per_query.to_csv(params["per_query_out"], index=False)
+        write_csv(ev.per_query, params["per_query_out"])
     print(format_results(ev.results))
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in ev.seconds.items())
     chunks = ev.results["n_chunks"].iloc[0]

@@ -9,21 +9,22 @@ from typing import Any
 
 import click
 
-from ..engine.data import load_benchmark
+from ..engine.data import load_benchmark, read_table, write_csv
 from ..engine.embedding import Embedders
 from ..experiments import OpenContext, catalogue_columns, load_sweep
 from ..experiments.cells import SweepFolder
 from ..experiments.separation import NEIGHBOURS, correlations, grid_separation, index_separation, open_index_retriever
 from .options import DATA, PATH, SUMMARIES, cache_dir_of, data_dir_of, run_config, say
+from .params import OUT_FILE
 
 
 @click.command("separation")
 @DATA
 @SUMMARIES
-@click.option("--out", type=PATH, help="CSV of the Compare indexes' figures")
+@click.option("--out", type=OUT_FILE, help="CSV of the Compare indexes' figures")
 @click.option("--sweep", type=PATH, help="also every dense cell of this sweep, with its DRM")
 @click.option("--results", type=PATH, help="the sweep's results folder (default: results/<name>)")
-@click.option("--grid-out", type=PATH, help="CSV of the sweep cells' figures")
+@click.option("--grid-out", type=OUT_FILE, help="CSV of the sweep cells' figures")
 @click.option("--embed-missing", is_flag=True, help="embed cells whose embeddings are not cached")
 def separation_command(**params: Any) -> int:
     """How far apart documents lie in each index (and vs DRM over a grid)."""
@@ -49,7 +50,7 @@ def separation_command(**params: Any) -> int:
     print(table.round(4).to_string(index=False))
     if params["out"]:
         params["out"].parent.mkdir(parents=True, exist_ok=True)
-        table.to_csv(params["out"], index=False)
+        write_csv(table, params["out"])
     if params["sweep"]:
         _grid(params, data_dir, cache_dir)
     print(f"wall time {time.perf_counter() - start:.1f}s")
@@ -58,11 +59,10 @@ def separation_command(**params: Any) -> int:
 
 def _grid(params: dict[str, Any], data_dir: Path, cache_dir: Path) -> None:
     """Separation of every dense cell of ``--sweep`` whose embeddings are cached, with its DRM."""
-    import pandas as pd
 
     sweep = load_sweep(params["sweep"])
     folder = params["results"] or Path("results") / sweep.name
-    results = pd.read_csv(SweepFolder(folder).results)
+    results = read_table(SweepFolder(folder).results)
     grid = grid_separation(sweep, results, data_dir, cache_dir, cached_only=not params["embed_missing"])
     print(
         f"\n{len(grid)} dense cells of {sweep.name} (indexes whose embeddings are cached), separation "
@@ -74,7 +74,7 @@ def _grid(params: dict[str, Any], data_dir: Path, cache_dir: Path) -> None:
         print(correlations(grid).round(4).to_string(index=False))
     if params["grid_out"]:
         params["grid_out"].parent.mkdir(parents=True, exist_ok=True)
-        grid.to_csv(params["grid_out"], index=False)
+        write_csv(grid, params["grid_out"])
 
 
 COMMANDS = (separation_command,)

@@ -13,7 +13,8 @@ import click
 from ..engine.data import load_benchmark, parse_datasets
 from ..engine.summaries import SummaryConfig, SummaryRecord, estimate_cost, run_cost, summarize_documents
 from ..experiments.executors import prefill_summaries
-from .options import DATA, EXECUTION, LLM, PATH, SUMMARIES, cache_dir_of, data_dir_of, executor_of, say, summary_config
+from .options import DATA, EXECUTION, LLM, SUMMARIES, cache_dir_of, data_dir_of, executor_of, say, summary_config
+from .params import OUT_FILE
 
 
 @click.command("summarize")
@@ -21,7 +22,7 @@ from .options import DATA, EXECUTION, LLM, PATH, SUMMARIES, cache_dir_of, data_d
 @SUMMARIES
 @LLM
 @click.option("--estimate-only", is_flag=True, help="print the cost estimate and stop")
-@click.option("--out", type=PATH, help="also write the summaries as JSONL")
+@click.option("--out", type=OUT_FILE, help="also write the summaries as JSONL")
 @EXECUTION
 def summarize_command(**params: Any) -> int:
     """Make (or import) one SAC summary per document, cached and resumable."""

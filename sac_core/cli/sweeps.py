@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..engine.data import load_benchmark, read_queries, resolve_data_dir
+from ..engine.data import load_benchmark, read_queries, resolve_data_dir, write_csv
 from ..experiments import load_sweep, run_sweep
 from ..experiments.cells import MANIFEST, PER_QUERY, RESULTS, RUNS, SIGNIFICANCE, read_per_query
 from ..experiments.report import (
@@ -27,14 +27,15 @@ from ..experiments.report import (
     without_queries,
 )
 from .interop import write_html_report
-from .options import CACHE, DATA_DIR, FILE, PATH, QUIET, cache_dir_of, data_dir_of, say
+from .options import CACHE, DATA_DIR, FILE, QUIET, cache_dir_of, data_dir_of, say
+from .params import OUT_FILE, OUT_FOLDER
 
 
 @click.command("sweep")
 @click.option("--config", type=FILE, required=True, help="sweep file, e.g. sweeps/lbr-mini-grid.toml")
 @DATA_DIR
 @CACHE
-@click.option("--out", type=PATH, help="output folder (default: results/<sweep name>)")
+@click.option("--out", type=OUT_FOLDER, help="output folder (default: results/<sweep name>)")
 @QUIET
 @click.option(
     "--cached-only", is_flag=True, help="write only the cells already computed; list the others (stale or new)"
@@ -79,9 +80,11 @@ def sweep_command(**params: Any) -> int:
     help="recompute without the queries of this protocol (e.g. lbr-mini, where methods were tuned)",
 )
 @click.option("--data", help="LegalBench-RAG directory for --without-queries-of and the HTML report's example texts")
-@click.option("--html", type=PATH, help="also write a self-contained HTML report (curves, tables, significance, flips)")
+@click.option(
+    "--html", type=OUT_FILE, help="also write a self-contained HTML report (curves, tables, significance, flips)"
+)
 @click.option("--flip", metavar="A,B", help="the two variants whose flipped queries the HTML report shows")
-@click.option("--latex", type=PATH, help="also write the means over k and the P@1/R@64 table as LaTeX")
+@click.option("--latex", type=OUT_FILE, help="also write the means over k and the P@1/R@64 table as LaTeX")
 @click.option("--halves", is_flag=True, help="also each cell on both halves of the queries, split by document")
 @click.option(
     "--pair",
@@ -90,7 +93,7 @@ def sweep_command(**params: Any) -> int:
     metavar="A B",
     help="paired permutation tests of cell B against cell A (cell ids or variant names; repeatable)",
 )
-@click.option("--pairs-out", type=PATH, help="write the --pair tables to this CSV")
+@click.option("--pairs-out", type=OUT_FILE, help="write the --pair tables to this CSV")
 def report_command(**params: Any) -> int:
     """Print results as the paper's tables (means over k; per dataset at k).
 
@@ -174,7 +177,7 @@ def _print_halves_and_pairs(params: dict[str, Any], table: Any, per_query: Any) 
         print(pair_view(shown).to_string(index=False))
     if pairs and params["pairs_out"]:
         params["pairs_out"].parent.mkdir(parents=True, exist_ok=True)
-        pd.concat(pairs, ignore_index=True).to_csv(params["pairs_out"], index=False)
+        write_csv(pd.concat(pairs, ignore_index=True), params["pairs_out"])
 
 
 def _print_backend_changes(table: Any, per_query: Any, k: int) -> None:

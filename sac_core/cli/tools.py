@@ -35,7 +35,7 @@ from .options import (
     run_config,
     say,
 )
-from .params import Registered
+from .params import OUT_FOLDER, Registered
 
 DEFAULTS = {f.name: f.default for f in fields(BenchOptions)}  # the flags' defaults: BenchOptions holds them
 _take_screenshots = deferred("sac_core.tooling.screenshots:take_screenshots")  # loads the dashboard and Plotly
@@ -111,7 +111,9 @@ def bench_command(**params: Any) -> int:
 
 
 @click.command("screenshots")
-@click.option("--out", type=PATH, default=Path("docs/screenshots"), show_default=True, help="folder for the PNG files")
+@click.option(
+    "--out", type=OUT_FOLDER, default=Path("docs/screenshots"), show_default=True, help="folder for the PNG files"
+)
 @click.option("--data", help="LegalBench-RAG directory for the real-data Compare shot (default: $SAC_DATA_DIR)")
 @CACHE
 def screenshots_command(**params: Any) -> int:

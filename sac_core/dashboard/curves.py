@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..engine.data import Benchmark
+from ..engine.data import Benchmark, csv_bytes
 from ..engine.data import available_datasets as available_datasets
+from ..engine.data import read_table as read_csv_table
 from ..engine.metrics import means_with_intervals, over_k
 from ..experiments import METHODS, cells, flipped_queries
 from ..experiments import paper as paper
@@ -137,15 +138,15 @@ def default_sweep(sweeps: Sequence[SweepFolder], preferred: Sequence[str] = PREF
     return next((names.index(n) for n in preferred if n in names), 0)
 
 
+def shown_path(path: Path) -> str:
+    """A file of a results folder as messages name it: ``<folder>/<file>``, never a server path."""
+    return f"{Path(path).parent.name}/{Path(path).name}"
+
+
 def read_table(path: Path) -> pd.DataFrame:
     """A CSV table of a sweep folder (``.gz`` unpacked); a file that is not UTF-8 or not CSV is a
-    ValueError naming it."""
-    try:
-        return pd.read_csv(path)
-    except UnicodeDecodeError as e:
-        raise ValueError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
-    except pd.errors.ParserError as e:
-        raise ValueError(f"{path}: not a CSV table ({e})") from None
+    ValueError naming it by :func:`shown_path` (where a byte is not UTF-8: its offset in the file)."""
+    return read_csv_table(path, name=shown_path(path))
 
 
 def load_results(path: Path, cell: str | None = None) -> pd.DataFrame:
@@ -154,7 +155,7 @@ def load_results(path: Path, cell: str | None = None) -> pd.DataFrame:
     df = read_table(path)
     missing = set(REQUIRED) - set(df.columns)
     if missing:
-        raise ValueError(f"{path}: not a sweep results table (missing {', '.join(sorted(missing))})")
+        raise ValueError(f"{shown_path(path)}: not a sweep results table (missing {', '.join(sorted(missing))})")
     if "summary_chars" in df.columns:
         df["summary_chars"] = pd.to_numeric(df["summary_chars"], errors="coerce").astype("Int64")
     if "cell" not in df.columns:
@@ -307,7 +308,8 @@ def data_check(results: pd.DataFrame, bench: Benchmark | None) -> str | None:
 
 
 def to_csv_bytes(df: pd.DataFrame) -> bytes:
-    return df.to_csv(index=False).encode("utf-8")
+    """``df`` as a CSV download (the one writer: formula cells neutralised)."""
+    return csv_bytes(df)
 
 
 def cell_of(results: pd.DataFrame, variant: str) -> tuple[str | None, int]:

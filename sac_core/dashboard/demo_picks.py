@@ -2,7 +2,9 @@
 baseline, the *typical* query (its change closest to the median change), the *biggest gain* and the
 *biggest loss*, by DRM or recall at the page's k. Nothing is chosen by hand: the choices follow from
 ``results/<sweep>/per_query.csv.gz`` (the cell of each column found by its settings), and without a
-sweep that ran the page's setting on the page's data there are none.
+sweep that ran the page's setting on the page's data there are none. A folder whose tables do not
+parse (a column missing, text where a metric belongs) is named and skipped; a value that is not a
+fraction in [0, 1] (``-inf``, ``1e300``, NaN) is never picked.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..engine.data import Benchmark
@@ -23,6 +26,7 @@ from .curves import (
     list_sweeps,
     load_results,
     read_table,
+    shown_path,
     sweep_data,
 )
 from .selection import Selection
@@ -43,6 +47,7 @@ SETTINGS: tuple[str, ...] = (
     "fusion_depth",
 )
 PER_QUERY_COLUMNS = ("cell", "query_id", "k", *PICK_METRICS)
+NEEDED = ("cell", "query_id", "k")  # a per-query table without one of these is skipped (and named)
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,15 @@ class SweepCells:
     per_query: pd.DataFrame
     baseline: str
     methods: Mapping[str, str]  # column name → cell id
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What a page found: the cells of its columns (None: no sweep ran them on its data) and the
+    folders skipped on the way because a table did not parse, one line each naming the file."""
+
+    cells: SweepCells | None
+    skipped: tuple[str, ...] = ()
 
 
 def _same(value: object, wanted: object) -> bool:
@@ -119,10 +133,15 @@ def reference_column(columns: Sequence[Column]) -> Column | None:
 def sweep_cells(roots: Sequence[Path], columns: Sequence[Column], bench: Benchmark) -> SweepCells | None:
     """The committed cells of ``columns`` on ``bench`` in the sweep folders under ``roots`` (preferred
     sweeps first), or None: no baseline column, or no sweep ran this setting on this data."""
+    return look_up(roots, columns, bench).cells
+
+
+def look_up(roots: Sequence[Path], columns: Sequence[Column], bench: Benchmark) -> Lookup:
+    """:func:`sweep_cells` with the folders skipped on the way (a table that does not parse)."""
     baseline = reference_column(columns)
     if baseline is None:
-        return None
-    return find_cells(search_order(list_sweeps(roots)), baseline, columns, bench)
+        return Lookup(None)
+    return find(search_order(list_sweeps(roots)), baseline, columns, bench)
 
 
 def find_cells(
@@ -130,16 +149,32 @@ def find_cells(
 ) -> SweepCells | None:
     """The first folder (in the order given) with a per-query table and a cell for ``baseline`` and for
     at least one of ``columns`` on ``bench``; None when there is none (an unreadable table is skipped)."""
+    return find(folders, baseline, columns, bench).cells
+
+
+def find(folders: Sequence[SweepFolder], baseline: Column, columns: Sequence[Column], bench: Benchmark) -> Lookup:
+    """:func:`find_cells`, naming each folder skipped because a table of it does not parse."""
+    skipped: list[str] = []
     for folder in folders:
         if not folder.per_query.is_file() or not folder.results.is_file():
             continue
         try:
             found = _cells_in(folder, baseline, columns, bench)
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError) as e:
+            skipped.append(_skipped(folder, e))
             continue
         if found is not None:
-            return found
-    return None
+            return Lookup(found, tuple(skipped))
+    return Lookup(None, tuple(skipped))
+
+
+def _skipped(folder: SweepFolder, error: Exception) -> str:
+    """One line for a folder skipped because of ``error``, naming it without a path of the server."""
+    if isinstance(error, OSError):
+        return f"results folder {folder.name}: cannot be read ({error.strerror or type(error).__name__}), skipped"
+    if isinstance(error, KeyError):
+        return f"results folder {folder.name}: no column {error}, skipped"
+    return f"{error} — the results folder {folder.name} is skipped"  # these name the file, relatively
 
 
 def _cells_in(folder: SweepFolder, baseline: Column, columns: Sequence[Column], bench: Benchmark) -> SweepCells | None:
@@ -148,10 +183,38 @@ def _cells_in(folder: SweepFolder, baseline: Column, columns: Sequence[Column], 
     methods = {c.name: cid for c in columns if c != baseline and (cid := cell_for(results, c.config, bench))}
     if base is None or not methods:
         return None
-    table = read_table(folder.per_query)
+    table = checked(read_table(folder.per_query), shown_path(folder.per_query))
     keep = table["cell"].isin([base, *methods.values()]) & table["query_id"].isin(bench_ids(bench))
     kept = [c for c in PER_QUERY_COLUMNS if c in table.columns]
     return SweepCells(folder.name, table.loc[keep, kept].reset_index(drop=True), base, methods)
+
+
+def checked(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    """A per-query table as the picks read it: ``cell`` and ``query_id`` as text, ``k`` whole numbers,
+    each metric of :data:`PICK_METRICS` a number, a value outside [0, 1] (``-inf``, ``1e300``) as
+    NaN, never picked. A ValueError naming ``name`` (the file, relative to the results folder) and
+    the column when a column is missing or holds text."""
+    missing = [c for c in NEEDED if c not in table.columns]
+    if missing or not any(m in table.columns for m in PICK_METRICS):
+        gone = missing or [" or ".join(PICK_METRICS)]
+        raise ValueError(f"{name}: no column {', '.join(gone)}")
+    out = table.assign(cell=table["cell"].astype(str), query_id=table["query_id"].astype(str))
+    k = pd.to_numeric(table["k"], errors="coerce")
+    if k.isna().any() or (k % 1 != 0).any():
+        raise ValueError(f"{name}: column k holds {_first_bad(table['k'], k)!r}, not a whole number")
+    out["k"] = k.astype(int)
+    for metric in (m for m in PICK_METRICS if m in table.columns):
+        values = pd.to_numeric(table[metric], errors="coerce")
+        if (values.isna() & table[metric].notna()).any():
+            raise ValueError(f"{name}: column {metric} holds {_first_bad(table[metric], values)!r}, not a number")
+        out[metric] = values.where(np.isfinite(values) & values.between(0, 1))
+    return out
+
+
+def _first_bad(raw: pd.Series, parsed: pd.Series) -> object:
+    """The first raw value that did not parse as a (whole) number."""
+    bad = parsed.isna() | (parsed % 1 != 0) if raw.name == "k" else parsed.isna() & raw.notna()
+    return raw[bad].iloc[0]
 
 
 def bench_ids(bench: Benchmark) -> list[str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.data import RunFileError as RunFileError
+from ..engine.data import write_csv
 from ..engine.embedding import Embedders
 from ..experiments import OpenContext, RunConfig, evaluate
 from ..experiments.run_store import NAME as NAME_PATTERN
@@ -55,7 +56,7 @@ def import_upload(data: bytes, filename: str, name: str, s: Settings) -> Importe
     folder = demo_results_root(s.cache_dir) / IMPORTED
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{stored.name}.csv"
-    ev.results.to_csv(path, index=False)
+    write_csv(ev.results, path)
     return Imported(stored, path, f"run:{stored.name}")
 
 

@@ -35,6 +35,7 @@ DEMO_FOLDER = "demo"  # under the cache directory
 _DEMO_MARKER = ".complete"
 LBR_REPO = "https://github.com/zeroentropy-ai/legalbenchrag"
 FILE_SUMMARY_LENGTHS: tuple[int, ...] = (150, 300)  # what summaries/llm.jsonl holds
+SUMMARY_FILE = Path("summaries") / "llm.jsonl"  # under the data folder
 
 
 def load_plugins() -> tuple[str, ...]:
@@ -66,11 +67,24 @@ class DataSource:
     @property
     def has_summary_file(self) -> bool:
         """``summaries/llm.jsonl`` is there and may be read (inside ``$SAC_DATA_ROOT`` when set)."""
-        path = self.data_dir / "summaries" / "llm.jsonl"
+        path = self.data_dir / SUMMARY_FILE
         try:
             return confined(path).is_file()
         except BenchmarkError:
             return False
+
+    @property
+    def summary_file_problem(self) -> str | None:
+        """Why ``summaries/llm.jsonl`` is there but not read (a link out of ``$SAC_DATA_ROOT``), in one
+        line naming it relative to the data folder (the sidebar says it: the provider "file" is then
+        not offered); None when it is readable or absent."""
+        path = self.data_dir / SUMMARY_FILE
+        try:
+            confined(path)
+        except BenchmarkError as e:
+            reason = str(e).removeprefix(f"{path}: ")
+            return f"{SUMMARY_FILE.as_posix()}: {reason}; the summary provider file is not offered"
+        return None
 
     @property
     def default_protocol(self) -> str:

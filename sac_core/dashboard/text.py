@@ -24,6 +24,11 @@ invisible, no line break) goes between ``:`` and ``//``, between ``www`` and ``.
 ``@``; the text looks the same and no autolink pattern matches it.
 
 Error messages keep the file name exactly as it is: ``md(str(error))``.
+
+Inside HTML, :func:`esc` also puts a ZERO WIDTH SPACE after every non-breaking space (U+00A0, U+2007,
+U+202F): contracts join whole phrases with them ("in the Agreement" as one unbreakable run), and a
+run wider than a narrow column was broken inside a word ("in t|he"). The characters stay as they
+are; a line may now end after one.
 """
 
 from __future__ import annotations
@@ -51,20 +56,28 @@ def unlink(text: str) -> str:
 
 
 ZERO_WIDTH_SPACE = "\u200b"  # invisible; a place a line may break
-_PARTS = re.compile(r"(?<=[+:/,_·])(?=\S)")
+# after + : / , _ · (a character following); inside a word, where a small letter meets a capital
+# (DisclosureAgreement) and before a file's extension (Agreement|.txt)
+_PARTS = re.compile(r"(?<=[+:/,_·])(?=\S)|(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\.[A-Za-z])")
 
 
 def breakable(text: object) -> str:
-    """``text`` with a ZERO WIDTH SPACE after each ``+ : / , _ ·`` that a character follows, so that a
-    long identifier (``baseline+split+doc:summary300×8``, a path, a model name) wraps at its parts
-    in a narrow column rather than in the middle of a word, or not at all. Escape it afterwards."""
+    """``text`` with a ZERO WIDTH SPACE after each ``+ : / , _ ·`` that a character follows, between a
+    small letter and a capital and before a dot between letters, so that a long identifier
+    (``baseline+split+doc:summary300×8``, a path such as ``IPTK-CO-MutualNon-DisclosureAgreement.txt``,
+    a model name) wraps at its parts in a narrow column rather than in the middle of a word, or not
+    at all. Escape it afterwards."""
     return _PARTS.sub(ZERO_WIDTH_SPACE, str(text))
 
 
+_NO_BREAK = re.compile("([\u00a0\u2007\u202f])(?=\\S)")  # a non-breaking space before a character
+
+
 def esc(text: object) -> str:
-    """``text`` for the inside of an HTML element: escaped for HTML and Markdown, lines as ``<br>``."""
+    """``text`` for the inside of an HTML element: escaped for HTML and Markdown, lines as ``<br>``,
+    a line break allowed after a non-breaking space (see the module docstring)."""
     raw = str(text).replace("\r\n", "\n").replace("\r", "\n")
-    return unlink(raw).translate(_HTML_SAFE)
+    return _NO_BREAK.sub("\\1" + ZERO_WIDTH_SPACE, unlink(raw)).translate(_HTML_SAFE)
 
 
 def esc_attr(text: object) -> str:

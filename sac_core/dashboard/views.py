@@ -94,7 +94,7 @@ def hit_card(
     c = hit.chunk
     where = esc_attr(f"{c.file_path}, characters [{c.start:,}, {c.end:,})")
     head = (
-        f'<div class="sac-head">{badge}<b>#{rank}</b> <code title="{where}">{esc(c.file_path)}</code>'
+        f'<div class="sac-head">{badge}<b>#{rank}</b> <code title="{where}">{esc(breakable(c.file_path))}</code>'
         f'<span class="sac-score">score {hit.score:.3f}</span></div>'
     )
     extra = " sac-free" if gold_document is None else ""
@@ -210,7 +210,7 @@ def query_html(query_id: str | None, text: str) -> str:
 def gold_span_html(text: str, span: Span, gold: Sequence[Span], shares: Mapping[str, float]) -> str:
     """A gold span's header (path, characters, found/missed badge per index) and the span in context."""
     head = (
-        f'<div class="sac-head"><code>{esc(span.file_path)}</code> characters '
+        f'<div class="sac-head"><code>{esc(breakable(span.file_path))}</code> characters '
         f"[{span.start:,}, {span.end:,}) &nbsp; {coverage_badges(shares)}</div>"
     )
     return head + gold_context_html(text, span, gold)
@@ -280,7 +280,7 @@ def summary_table(rows: Sequence[SummaryRow]) -> str:
         )
         by = f"<br><small>retrieved by: {esc(', '.join(r.retrieved_by)) or '—'}</small>"
         cells = "".join(f"<td>{esc(s) if s is not None else '—'}</td>" for _, s in r.summaries)
-        body.append(f"<tr><td>{mark}<code>{esc(r.file_path)}</code>{by}</td>{cells}</tr>")
+        body.append(f"<tr><td>{mark}<code>{esc(breakable(r.file_path))}</code>{by}</td>{cells}</tr>")
     return f'<table class="sac-table"><tr><th>document</th>{head}</tr>{"".join(body)}</table>'
 
 
@@ -340,8 +340,8 @@ def wrong_hit_html(why: WrongHit) -> str:
     cosine to the chunk without and with the summary prefix."""
     wrong_doc, gold_doc = why.chunk.file_path, why.gold_chunk.file_path if why.gold_chunk else "—"
     rows = [
-        f"<tr><th></th><th>retrieved (wrong) <code>{esc(wrong_doc)}</code></th>"
-        f"<th>gold <code>{esc(gold_doc)}</code></th></tr>",
+        f"<tr><th></th><th>retrieved (wrong) <code>{esc(breakable(wrong_doc))}</code></th>"
+        f"<th>gold <code>{esc(breakable(gold_doc))}</code></th></tr>",
         f"<tr><td>summary{'' if not why.summary_source else f' ({esc(why.summary_source)})'}</td>"
         f"<td>{esc(why.summaries[0] or '—')}</td><td>{esc(why.summaries[1] or '—')}</td></tr>",
     ]
@@ -373,6 +373,6 @@ def review_card(ref: str, file_path: str, text: str, start: int, gold: Sequence[
     shown = gold if show_gold else ()
     classes = "sac-hit sac-free" + (" sac-current" if current else "")
     badge = f'<span class="sac-badge partly">{esc(LABEL_NAMES.get(label, label))}</span>' if label else ""
-    head = f'<div class="sac-head"><b>{esc(ref)}</b> <code>{esc(file_path)}</code> {badge}</div>'
+    head = f'<div class="sac-head"><b>{esc(ref)}</b> <code>{esc(breakable(file_path))}</code> {badge}</div>'
     ident = f' id="{esc_attr(anchor_id)}"' if anchor_id else ""
     return f'<div class="{classes}"{ident}>{head}{chunk_html(file_path, text, start, shown)}</div>'

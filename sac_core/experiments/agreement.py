@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..engine.data import load_benchmark
+from ..engine.data import load_benchmark, read_table
 from ..engine.metrics import METRICS, score_run
 from .cells import SweepFolder
 from .runs import read_run_text
@@ -21,8 +21,8 @@ def rescore_folder(
     """Per cell of sweep folder ``folder`` (the first ``cells`` of them, or all): the largest
     absolute difference per metric between its committed per-query values and the run file
     rescored now (NaN = NaN counts as equal). Columns ``cell``, ``variant``, ``queries``, then one per metric."""
-    results = pd.read_csv(SweepFolder(folder).results)
-    per_query = pd.read_csv(SweepFolder(folder).per_query)
+    results = read_table(SweepFolder(folder).results)
+    per_query = read_table(SweepFolder(folder).per_query)
     rows = []
     benches: dict[tuple, object] = {}
     settings = results.drop_duplicates("cell")

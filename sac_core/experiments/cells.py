@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import diskcache
 
-from ..engine.data import Span
+from ..engine.data import Span, read_table, write_csv
 from ..engine.metrics import METRICS
 from .config import RunConfig, column_defaults
 from .identity import CellInputs
@@ -213,13 +213,12 @@ class SweepFolder:
 
     def read_cells(self) -> dict[str, CellRecord]:
         """Every published cell whose parts are all there, as the cell cache holds it."""
-        import pandas as pd
 
         if not self.published:
             return {}
         entries = self.manifest_entries()
-        results = pd.read_csv(self.results)
-        by_cell = dict(tuple(pd.read_csv(self.per_query).groupby("cell", sort=False)))
+        results = read_table(self.results)
+        by_cell = dict(tuple(read_table(self.per_query).groupby("cell", sort=False)))
         out = {}
         for cid, rows in results.groupby("cell", sort=False):
             cid = str(cid)
@@ -252,25 +251,24 @@ class SweepFolder:
         # then keep one order whether a cell was computed now or read back from a published folder
         tail = [*PROVENANCE_COLUMNS, DATA_DIGEST, "cell_seconds"]
         table = _as_written(table[[c for c in table.columns if c not in tail] + tail])  # typed as it is read back
-        table.to_csv(self.results, index=False)
+        write_csv(table, self.results)
         per_query = pd.concat([r.per_query_rows() for r in records], ignore_index=True)
-        per_query.to_csv(self.per_query, index=False, compression={"method": "gzip", "mtime": 0})
+        write_csv(per_query, self.per_query)  # gzip, time stamp 0: byte-stable
         self.manifest.write_text("".join(r.manifest_line() + "\n" for r in records), encoding="utf-8")
         for record in records:
             _write_run(self.run_path(record.id), record.run)
         return table, per_query
 
     def write_significance(self, table: pd.DataFrame) -> None:
-        table.to_csv(self.significance, index=False)
+        write_csv(table, self.significance)
 
 
 def read_per_query(path: Path) -> pd.DataFrame | None:
     """The per-query table of the sweep folder ``path`` (or beside a results CSV in it), None when absent."""
-    import pandas as pd
 
     folder = Path(path) if Path(path).is_dir() else Path(path).parent
     file = SweepFolder(folder).per_query
-    return pd.read_csv(file) if file.is_file() else None
+    return read_table(file) if file.is_file() else None
 
 
 def is_work_folder(path: Path) -> bool:

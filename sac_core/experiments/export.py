@@ -33,7 +33,9 @@ from ..engine.data import (
     doc_id,
     load_benchmark,
     parse_run,
+    read_table,
     run_check,
+    write_csv,
     write_jsonl,
     write_trec,
 )
@@ -92,9 +94,8 @@ def sweep_cells(folder: Path) -> pd.DataFrame:
     path = SweepFolder(folder).results
     if not path.is_file():
         raise ValueError(f"{folder}: not a sweep folder (no results.csv)")
-    import pandas as pd
 
-    table = pd.read_csv(path)
+    table = read_table(path)
     return table.drop_duplicates("cell").reset_index(drop=True)
 
 
@@ -128,9 +129,7 @@ def from_cell(folder: Path, row: pd.Series, data_dir: Path) -> tuple[RunSource, 
 
     seed = None if pd.isna(row.get("seed")) else int(row["seed"])
     datasets = tuple(str(row["datasets"]).split(","))
-    ks = tuple(
-        sorted(int(k) for k in pd.read_csv(SweepFolder(folder).results).query("cell == @row.cell")["k"].unique())
-    )
+    ks = tuple(sorted(int(k) for k in read_table(SweepFolder(folder).results).query("cell == @row.cell")["k"].unique()))
     path = SweepFolder(folder).run_path(str(row["cell"]))
     source, bench = from_file(path, data_dir, str(row["protocol"]), datasets, seed, ks, name=str(row["variant"]))
     return source, bench
@@ -165,7 +164,7 @@ def export_run(
         written.append(out_dir / name)
     per_query = score_metrics(source, bench, mode)
     per_query.insert(0, "run", source.name)
-    per_query.to_csv(out_dir / "per_query.csv", index=False)
+    write_csv(per_query, out_dir / "per_query.csv")
     per_query.to_parquet(out_dir / "per_query.parquet", index=False)
     written += [out_dir / "per_query.csv", out_dir / "per_query.parquet"]
     return written

@@ -19,7 +19,7 @@ import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..engine.data import BenchmarkError, read_benchmark_file
+from ..engine.data import BenchmarkError, read_benchmark_file, staged
 from .transformed import copy_datasets, with_transform, write_benchmarks
 
 TRANSFORM = "id-names"
@@ -35,21 +35,21 @@ def id_name(file_path: str) -> str:
 
 def write_idnames(data_dir: Path, out_dir: Path) -> dict[str, tuple[int, int]]:
     """Write the copy; returns ``dataset → (queries, documents renamed)``. Raises
-    :class:`BenchmarkError` when ``out_dir`` lies inside the project or exists and is not empty, or
-    naming the benchmark file (and query) that cannot be read. Every source file is read before
-    anything is written."""
-    data_dir, out_dir = Path(data_dir), Path(out_dir)
-    datasets = copy_datasets(data_dir, out_dir, "copy with id names")
-    files = {ds: _renamed(data_dir / "benchmarks" / f"{ds}.json", ds) for ds in datasets}
-    renamed = {old: id_name(old) for _, paths in files.values() for old in paths}
-    summaries = _summary_lines(data_dir / SUMMARIES, renamed)
-    write_benchmarks(out_dir, {ds: raw for ds, (raw, _) in files.items()})
-    for old, new in renamed.items():
-        (out_dir / "corpus" / new).parent.mkdir(parents=True, exist_ok=True)
-        (out_dir / "corpus" / new).symlink_to((data_dir / "corpus" / old).resolve())
-    if summaries is not None:
-        (out_dir / SUMMARIES).parent.mkdir(parents=True, exist_ok=True)
-        (out_dir / SUMMARIES).write_text(summaries, encoding="utf-8")
+    :class:`BenchmarkError` when ``out_dir`` lies inside the project, exists and is not empty or
+    cannot be written, or naming the benchmark file (and query) that cannot be read. The copy is
+    written beside ``out_dir`` and renamed at the end: an interrupted run leaves no ``out_dir``."""
+    data_dir = Path(data_dir)
+    with staged(Path(out_dir), "copy with id names") as work:
+        files = {ds: _renamed(data_dir / "benchmarks" / f"{ds}.json", ds) for ds in copy_datasets(data_dir)}
+        renamed = {old: id_name(old) for _, paths in files.values() for old in paths}
+        summaries = _summary_lines(data_dir / SUMMARIES, renamed)
+        write_benchmarks(work, {ds: raw for ds, (raw, _) in files.items()})
+        for old, new in renamed.items():
+            (work / "corpus" / new).parent.mkdir(parents=True, exist_ok=True)
+            (work / "corpus" / new).symlink_to((data_dir / "corpus" / old).resolve())
+        if summaries is not None:
+            (work / SUMMARIES).parent.mkdir(parents=True, exist_ok=True)
+            (work / SUMMARIES).write_text(summaries, encoding="utf-8")
     return {ds: (len(raw["tests"]), len(paths)) for ds, (raw, paths) in files.items()}
 
 
@@ -82,6 +82,8 @@ def _summary_lines(path: Path, renamed: dict[str, str]) -> str | None:
             row = json.loads(line)
         except json.JSONDecodeError as e:
             raise BenchmarkError(f"{path}, line {n}: not JSON ({e.msg})") from None
+        except (ValueError, RecursionError):  # past 4,300 digits, or nested too deep
+            raise BenchmarkError(f"{path}, line {n}: not a summary line (a huge number or deep nesting)") from None
         if isinstance(row, dict) and row.get("file_path") in renamed:
             out.append(json.dumps({**row, "file_path": renamed[row["file_path"]]}, ensure_ascii=False))
     return "\n".join(out) + "\n"

@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..engine.data import Benchmark, load_benchmark
+from ..engine.data import Benchmark, load_benchmark, read_table
 from ..engine.metrics import METRICS, mean_by_dataset, score_run
 from ..engine.retrieval import Signals
 from .cells import CellRecord, SweepFolder
@@ -125,11 +125,10 @@ def modern_settings(settings: Mapping[str, object]) -> dict[str, object]:
 
 
 def _legacy_folder(folder: Path) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
-    import pandas as pd
 
     published = SweepFolder(folder)
-    results = pd.read_csv(published.results)
-    per_query = pd.read_csv(published.per_query)
+    results = read_table(published.results)
+    per_query = read_table(published.per_query)
     return results, {str(c): rows for c, rows in per_query.groupby("cell", sort=False)}
 
 

@@ -14,6 +14,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..engine.data import read_table
 from ..engine.metrics import HIGH, LOW, means_with_intervals, over_k
 from .cells import DATA_DIGEST
 from .config import RunConfig
@@ -183,7 +184,7 @@ def provenance_lines(table: pd.DataFrame) -> list[str]:
 def read_results(paths: list[str]) -> pd.DataFrame:
     import pandas as pd
 
-    frames = [pd.read_csv(p) for p in paths]
+    frames = [read_table(p) for p in paths]
     table = pd.concat(frames, ignore_index=True)
     cols = [c for c in table.columns if c not in ("cell", "wall_seconds", "cell_seconds")]
     return table.drop_duplicates(subset=cols)

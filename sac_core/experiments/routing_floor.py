@@ -79,14 +79,63 @@ def share_by_dataset(bench: Benchmark, found: Iterable[Unplaceable]) -> dict[str
     return {key: out[key] for key in sorted(out, key=lambda k: (k == "ALL", k))}
 
 
+# Settings that tell apart the cells of one variant in a sweep's per-query table, as a line names them.
+SETTING_WORDS = {"chunk_size": "chunk", "summary_chars": "summary", "semantic_weight": "weight", "model": "model"}
+NEEDED = ("variant", "query_id", "k", "drm")
+
+
 def misplaced(per_query: pd.DataFrame, found: Iterable[Unplaceable], k: int = 1) -> pd.DataFrame:
-    """Per variant of a sweep's per-query table: the queries whose top ``k`` chunks all come from
-    other documents (DRM@k = 1), and how many of them are :func:`unplaceable` ones."""
+    """Per cell of a sweep's per-query table (per variant when it has no ``cell`` column): the queries
+    whose top ``k`` chunks all come from other documents (DRM@k = 1), how many of them are
+    :func:`unplaceable` ones, and its queries; ``label``, the variant, with the settings that tell
+    its cells apart when a sweep ran it at several (``baseline (chunk 300)``)."""
+    import pandas as pd
+
     hit = {u.query_id for u in found}
     rows = per_query[per_query["k"] == k]
-    wrong = rows[rows["drm"] >= 1.0]
-    table = wrong.groupby("variant", sort=False)["query_id"].agg(
-        misplaced="count", unplaceable=lambda ids: sum(i in hit for i in ids)
-    )
-    table["queries"] = rows.groupby("variant", sort=False)["query_id"].nunique()
-    return table.reset_index()
+    key = "cell" if "cell" in rows.columns else "variant"
+    out = []
+    for _, own in rows.groupby(key, sort=False):
+        queries = own.drop_duplicates("query_id")
+        wrong = queries.loc[queries["drm"] >= 1.0, "query_id"]
+        out.append({"variant": str(own["variant"].iloc[0]), "misplaced": len(wrong),
+                    "unplaceable": sum(q in hit for q in wrong), "queries": len(queries),
+                    **{c: own[c].iloc[0] for c in SETTING_WORDS if c in own.columns}})  # fmt: skip
+    table = pd.DataFrame(out, columns=["variant", "misplaced", "unplaceable", "queries", *SETTING_WORDS])
+    table.insert(0, "label", _labels(table))
+    return table.drop(columns=[c for c in SETTING_WORDS if table[c].isna().all()])
+
+
+def _labels(table: pd.DataFrame) -> list[str]:
+    """Each row's variant, with the settings that differ among that variant's rows."""
+    labels = []
+    for _, row in table.iterrows():
+        same = table[table["variant"] == row["variant"]]
+        varying = [c for c in SETTING_WORDS if same[c].astype(str).nunique() > 1]
+        parts = [f"{SETTING_WORDS[c]} {_value(row[c])}" for c in varying]
+        labels.append(f"{row['variant']} ({', '.join(parts)})" if parts else str(row["variant"]))
+    return labels
+
+
+def _value(value: object) -> str:
+    if isinstance(value, float):
+        return "none" if value != value else f"{value:g}"  # NaN: the baseline has no summary
+    return str(value)
+
+
+def checked_per_query(table: pd.DataFrame, name: str, k: int = 1) -> pd.DataFrame:
+    """``table`` when :func:`misplaced` can read it: the columns of :data:`NEEDED`, numbers in ``k``
+    and ``drm``, rows at ``k``; else a ValueError naming ``name`` (the file) and what is wrong."""
+    import pandas as pd
+
+    if missing := [c for c in NEEDED if c not in table.columns]:
+        raise ValueError(f"{name}: no column {', '.join(missing)} (not a per-query table of a sweep)")
+    for column in ("k", "drm"):
+        values = pd.to_numeric(table[column], errors="coerce")
+        if (values.isna() & table[column].notna()).any():
+            bad = table.loc[values.isna() & table[column].notna(), column].iloc[0]
+            raise ValueError(f"{name}: column {column} holds {bad!r}, not a number")
+        table = table.assign(**{column: values})
+    if not (table["k"] == k).any():
+        raise ValueError(f"{name}: no rows at k = {k} (it has k = {', '.join(map(str, sorted(table['k'].unique())))})")
+    return table

@@ -65,10 +65,27 @@ class SweepError(ValueError):
     pass
 
 
+# What a setting's declared type asks of a TOML value: a test and the words of an error.
+_KINDS: dict[str, tuple[Callable[[object], bool], str]] = {
+    "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
+    "float": (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
+    "str": (lambda v: isinstance(v, str), "a string"),
+    "bool": (lambda v: isinstance(v, bool), "true or false"),
+    "tuple[int, ...]": (
+        lambda v: isinstance(v, list) and all(_KINDS["int"][0](x) for x in v),
+        "a list of whole numbers",
+    ),
+    "tuple[str, ...]": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of strings"),
+}
+
+
 def _coerce(name: str, value: object, cls: type) -> object:
-    types = {f.name: f.type for f in fields(cls)}
+    types = {f.name: str(f.type) for f in fields(cls)}
     if name not in types:
         raise SweepError(f"unknown setting {name!r}; known: {', '.join(types)}")
+    kind = _KINDS.get(types[name].removesuffix(" | None"))
+    if kind is not None and not kind[0](value):
+        raise SweepError(f"{name} = {value!r}: not {kind[1]}")  # before a comparison fails on it ('>' on a str)
     if isinstance(value, list) and name in ("ks", "datasets"):
         return tuple(value)
     return value
@@ -103,12 +120,20 @@ def _modern(settings: dict[str, object], notes: dict[str, None]) -> dict[str, ob
 
 
 def load_sweep(path: Path) -> Sweep:
+    """The sweep file at ``path``; a :class:`SweepError` naming it (and the table and setting) when it
+    is missing, not UTF-8, not TOML, empty or holds a setting of the wrong kind."""
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SweepError(f"{path}: sweep file not found") from None
+    except UnicodeDecodeError as e:
+        raise SweepError(f"{path}: not UTF-8 ({e.reason} at byte {e.start:,})") from None
+    except OSError as e:
+        raise SweepError(f"{path}: cannot be read ({e.strerror or type(e).__name__})") from None
     except tomllib.TOMLDecodeError as e:
         raise SweepError(f"{path}: invalid TOML: {e}") from None
+    if not raw.get("base") and not raw.get("grid"):
+        raise SweepError(f"{path}: no [base] and no [[grid]]: an empty sweep file")
     notes: dict[str, None] = {}
     if not isinstance(raw.get("base", {}), dict):
         raise SweepError(f"{path}: 'base' must be a table ([base]), got {type(raw['base']).__name__}")

@@ -6,8 +6,9 @@ source, with the same tests in the same order and every other field as written t
 protocol selects the same queries with the same ids and gold spans. Each file's ``"transform"``
 names what was done (after the source's own, joined with ``+``: a copy of a copy says both), so a
 sweep cell on the copy never shares an id with the original's. ``corpus/`` and ``summaries/`` are
-symbolic links to the source's folders: nothing of the data is copied. Every source file is read
-and rewritten before anything is written, so a bad file leaves no half-written folder behind.
+symbolic links to the source's folders: nothing of the data is copied. The copy is written into a
+sibling folder and renamed at the end (:func:`~sac_core.engine.data.staged`), so a bad file or an
+interrupted run leaves no half-written folder behind, and the next run starts afresh.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..engine.data import BenchmarkError, available_datasets, check_outside_project, read_benchmark_file
+from ..engine.data import BenchmarkError, available_datasets, read_benchmark_file, staged
 
 LINKED = ("corpus", "summaries")  # folders of the source the copy links to
 
@@ -28,26 +29,23 @@ def write_transformed(
     """Write the copy of ``data_dir`` to ``out_dir`` with every query replaced by ``rewrite(query)``;
     returns ``dataset → (queries, queries rewrite changed)``. ``what`` names the copy in errors.
 
-    Raises :class:`BenchmarkError` when ``out_dir`` lies inside the project or exists and is not an
-    empty folder, when ``data_dir`` has no benchmark file, or naming the file (and query) that
-    cannot be read."""
-    data_dir, out_dir = Path(data_dir), Path(out_dir)
-    datasets = copy_datasets(data_dir, out_dir, what)
-    files = {ds: _rewritten(data_dir / "benchmarks" / f"{ds}.json", ds, rewrite, transform) for ds in datasets}
-    write_benchmarks(out_dir, {ds: raw for ds, (raw, _) in files.items()})
-    for folder in LINKED:
-        if (data_dir / folder).is_dir():
-            (out_dir / folder).symlink_to((data_dir / folder).resolve(), target_is_directory=True)
+    Raises :class:`BenchmarkError` when ``out_dir`` lies inside the project, exists and is not an
+    empty folder or cannot be written, when ``data_dir`` has no benchmark file, or naming the file
+    (and query) that cannot be read."""
+    data_dir = Path(data_dir)
+    with staged(Path(out_dir), what) as work:
+        datasets = copy_datasets(data_dir)
+        files = {ds: _rewritten(data_dir / "benchmarks" / f"{ds}.json", ds, rewrite, transform) for ds in datasets}
+        write_benchmarks(work, {ds: raw for ds, (raw, _) in files.items()})
+        for folder in LINKED:
+            if (data_dir / folder).is_dir():
+                (work / folder).symlink_to((data_dir / folder).resolve(), target_is_directory=True)
     return {ds: (len(raw["tests"]), changed) for ds, (raw, changed) in files.items()}
 
 
-def copy_datasets(data_dir: Path, out_dir: Path, what: str) -> tuple[str, ...]:
-    """The datasets of ``data_dir`` a copy into ``out_dir`` will hold. Raises
-    :class:`BenchmarkError` when ``out_dir`` lies inside the project or exists and is not an empty
-    folder (``what`` names the copy), or when ``data_dir`` has no benchmark file."""
-    check_outside_project(out_dir)
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        raise BenchmarkError(f"{out_dir}: not empty; choose a new folder for the {what}")
+def copy_datasets(data_dir: Path) -> tuple[str, ...]:
+    """The datasets of ``data_dir`` a copy will hold. Raises :class:`BenchmarkError` when it has no
+    benchmark file."""
     datasets = available_datasets(data_dir)
     if not datasets:
         raise BenchmarkError(f"{data_dir / 'benchmarks'}: no benchmark files")

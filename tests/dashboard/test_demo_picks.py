@@ -129,3 +129,47 @@ def test_sweep_cells_prefers_the_preferred_sweeps_and_needs_a_baseline(tmp_path,
     found = demo_picks.sweep_cells([tmp_path], columns, bench)
     assert found is not None and found.sweep == "demo-grid"
     assert demo_picks.sweep_cells([tmp_path], columns[1:], bench) is None  # no baseline column
+
+
+def _spoil(folder, **change):
+    """Rewrite the per-query table of ``folder`` with ``change`` applied (a column dropped or replaced)."""
+    table = pd.read_csv(folder.per_query)
+    for column, value in change.items():
+        table = table.drop(columns=column) if value is None else table.assign(**{column: value})
+    table.to_csv(folder.per_query, index=False)
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"k": None}, "bad/per_query.csv.gz: no column k"),
+        ({"drm": "lots"}, "bad/per_query.csv.gz: column drm holds 'lots', not a number"),
+        ({"k": "four"}, "bad/per_query.csv.gz: column k holds 'four', not a whole number"),
+    ],
+)
+def test_a_per_query_table_that_does_not_parse_is_named_and_skipped(tmp_path, bench, change, said):
+    """Issue 41: a per_query.csv.gz without k, or with text in drm, left only "Something went wrong"."""
+    columns = _columns(bench)
+    bad = _write_sweep(tmp_path / "bad", bench, columns, lambda i, q: 0.5)
+    _spoil(bad, **change)
+    good = _write_sweep(tmp_path / "good", bench, columns, lambda i, q: 0.25 * i)
+    found = demo_picks.find([bad, good], columns[0], columns, bench)
+    assert found.skipped == (f"{said} — the results folder bad is skipped",)
+    assert found.cells is not None and found.cells.sweep == "good"  # the next folder is used
+    assert str(tmp_path) not in found.skipped[0]
+    alone = demo_picks.find([bad], columns[0], columns, bench)
+    assert alone.cells is None and len(alone.skipped) == 1
+
+
+def test_a_value_that_is_not_a_fraction_is_never_picked(tmp_path, bench):
+    """Issue 41: -inf and 1e300 in drm gave picks such as "DRM@4 −inf points"."""
+    columns = _columns(bench)
+    odd = {3: float("-inf"), 5: 1e300, 7: float("inf"), 8: float("nan"), 9: -0.5}
+    folder = _write_sweep(tmp_path / "odd", bench, columns, lambda i, q: odd.get(q, 0.5) if i else 0.5 - 0.01 * q)
+    cells = demo_picks.find_cells([folder], columns[0], columns, bench)
+    assert cells is not None
+    found = demo_picks.picks(cells, k=4)
+    assert found and all(abs(p.change) <= 1 for p in found), [p.label() for p in found]
+    odd_ids = {bench.queries[q].query_id for q in odd}
+    assert not [p for p in found if p.metric == "drm" and p.query_id in odd_ids]
+    assert "inf" not in " ".join(p.label() for p in found)

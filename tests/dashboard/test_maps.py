@@ -83,3 +83,40 @@ def test_colours_group_gold_against_other_documents_or_at_most_ten_datasets():
     fig = maps.map_figure(frame, retriever, projection, "group", None, query)
     names = [t.name for t in fig.data if t.showlegend is not False]
     assert names[:2] == ["other documents", "gold document"]  # the gold drawn on top of the grey
+
+
+class _Ticks:
+    """A clock that moves ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.t, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+def test_the_clock_says_the_time_left_once_it_can_tell():
+    told: list[tuple[float, str]] = []
+    clock = maps.Clock(lambda f, text: told.append((f, text)), now=_Ticks(10.0))
+    clock.tell(0.0, "projecting")  # nothing done yet: no estimate
+    clock.tell(0.25, "neighbours")  # 20 s for a quarter: 60 s to go
+    clock.tell(0.5, "neighbours")  # 30 s for half: 30 s to go
+    assert told == [(0.0, "projecting"), (0.25, "neighbours · about 60 s left"), (0.5, "neighbours · about 30 s left")]
+
+
+def test_a_first_map_reports_each_step_and_a_saved_one_nothing(tmp_path, monkeypatch):
+    """Issue 41: the first real-data Map visit took 156 s with no progress shown."""
+    retriever = _retriever(_unit(5000, 16), [f"d{i % 20}" for i in range(5000)])
+    monkeypatch.setattr(maps, "index_folder", lambda cache, config: tmp_path)
+    told: list[tuple[float, str]] = []
+    data = maps.map_data(retriever, tmp_path, None, "pca", lambda f, text: told.append((f, text)))  # type: ignore[arg-type]
+    fractions = [f for f, _ in told]
+    assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
+    assert told[0][1] == "projecting 5,000 chunks (PCA)"
+    assert any(t.startswith("nearest neighbours of each chunk (5,000 chunks)") for _, t in told)
+    assert told[-1][1].startswith("silhouette by document (5,000 chunks)")
+    assert data.separation.chunks == 5000
+    again: list[tuple[float, str]] = []
+    maps.map_data(retriever, tmp_path, None, "pca", lambda f, text: again.append((f, text)))  # type: ignore[arg-type]
+    assert again == []  # kept beside the index: nothing to wait for

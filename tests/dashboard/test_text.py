@@ -93,8 +93,16 @@ def parsed(fragment: str) -> _Tags:
 
 def _shown(text: str) -> str:
     """What a reader should see of ``text`` in an HTML block: its lines joined by line breaks (and
-    NUL as U+FFFD, as CommonMark and browsers show it)."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
+    NUL as U+FFFD, as CommonMark and browsers show it), a place to break after a non-breaking space
+    that a character follows (an invisible ZERO WIDTH SPACE, issue 41)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
+    return re.sub("([\u00a0\u2007\u202f])(?=\\S)", "\\1\u200b", lines)
+
+
+def test_a_run_of_words_joined_by_non_breaking_spaces_may_wrap_between_them() -> None:
+    """Issue 41: on real data, text joined by non-breaking spaces broke inside words ("in t|he")."""
+    assert esc("in\u00a0the\u00a0Agreement") == "in\u00a0\u200bthe\u00a0\u200bAgreement"
+    assert esc("1\u202f000 \u00a0 x") == "1\u202f\u200b000 \u00a0 x"  # before a space: nothing to add
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
@@ -212,3 +220,7 @@ def test_breakable_lets_identifiers_wrap_at_their_parts_and_shows_the_same():
     assert wrapped.split(ZERO_WIDTH_SPACE) == ["baseline+", "split+", "doc:", "summary300×8+", "bm25×0.125"]
     assert breakable("/srv/data/legalbench-rag/") == "/\u200bsrv/\u200bdata/\u200blegalbench-rag/"
     assert breakable("a + b") == "a + b"  # a space already breaks there
+    name = "contractnli/IPTK-CO-MutualNon-DisclosureAgreement.txt"  # broke as DisclosureAgreement.t|xt (issue 41)
+    assert breakable(name).split(ZERO_WIDTH_SPACE) == [
+        "contractnli/", "IPTK-CO-Mutual", "Non-Disclosure", "Agreement", ".txt"]  # fmt: skip
+    assert breakable("0.5") == "0.5"  # a number keeps its dot

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
+from sac_core.cli import main
 from sac_core.engine.data import load_benchmark
-from sac_core.experiments.routing_floor import distinctive_words, misplaced, share_by_dataset, unplaceable
+from sac_core.experiments.routing_floor import (
+    checked_per_query,
+    distinctive_words,
+    misplaced,
+    share_by_dataset,
+    unplaceable,
+)
 
 DOCS = {
     "contractnli/Alpha-NDA.txt": "MUTUAL NON-DISCLOSURE AGREEMENT between Alpha Inc. and Beta LLC. Secrets stay secret.",
@@ -47,3 +56,62 @@ def test_only_the_query_whose_reference_is_in_no_text_but_its_file_name_is_unpla
     )  # fmt: skip
     row = misplaced(per_query, found).iloc[0]
     assert (row["misplaced"], row["unplaceable"], row["queries"]) == (2, 1, 3)
+
+
+def test_each_cell_of_a_variant_is_counted_on_its_own(tmp_path):
+    """Issue 41: a sweep runs a variant at several settings; adding its cells up gave "5252 of 776"."""
+    found = unplaceable(load_benchmark(_folder(tmp_path), "all", "full"))
+    ids = ["contractnli/0", "contractnli/1", "contractnli/2"]
+    per_query = pd.DataFrame(
+        {"cell": ["c300"] * 3 + ["c500"] * 3 + ["s"] * 3, "variant": ["baseline"] * 6 + ["sac"] * 3,
+         "chunk_size": [300] * 3 + [500] * 3 + [300] * 3, "summary_chars": [None] * 6 + [150.0] * 3,
+         "query_id": ids * 3, "k": 1, "drm": [1.0, 1.0, 0.0, 0.0, 1.0, float("nan"), 0.0, 0.0, 0.0]}
+    )  # fmt: skip
+    table = misplaced(per_query, found)
+    rows = [(r.label, r.misplaced, r.unplaceable, r.queries) for r in table.itertuples()]
+    assert rows == [("baseline (chunk 300)", 2, 1, 3), ("baseline (chunk 500)", 1, 1, 3), ("sac", 0, 0, 3)]
+
+
+@pytest.mark.parametrize(
+    ("table", "said"),
+    [
+        (pd.DataFrame({"variant": ["v"], "query_id": ["q"], "drm": [1.0]}), "no column k"),
+        (pd.DataFrame({"variant": ["v"], "query_id": ["q"], "k": [1], "drm": ["lots"]}), "column drm holds 'lots'"),
+        (
+            pd.DataFrame({"variant": ["v"], "query_id": ["q"], "k": [4], "drm": [1.0]}),
+            "no rows at k = 1 (it has k = 4)",
+        ),
+    ],
+)
+def test_a_per_query_table_it_cannot_read_is_one_error_naming_the_file(table, said):
+    with pytest.raises(ValueError, match=re.escape(f"x/per_query.csv.gz: {said}")):
+        checked_per_query(table, "x/per_query.csv.gz")
+
+
+def test_floor_results_errors_are_one_line(tmp_path, capsys):
+    data = _folder(tmp_path / "data")
+    (tmp_path / "plain").write_text("a file", encoding="utf-8")
+    (tmp_path / "badgz").mkdir()
+    (tmp_path / "badgz" / "per_query.csv.gz").write_bytes(b"not gzip")
+    cases = {
+        tmp_path / "missing": f"--results {tmp_path / 'missing'}: not a sweep folder (no per_query.csv.gz in it)",
+        tmp_path / "plain": f"--results {tmp_path / 'plain'}: not a sweep folder (no per_query.csv.gz in it)",
+        tmp_path / "badgz": f"{tmp_path / 'badgz' / 'per_query.csv.gz'}: not a CSV table (Not a gzipped file (b'no'))",
+    }
+    for folder, said in cases.items():
+        assert main(["floor", "--data", str(data), "--protocol", "full", "--results", str(folder)]) == 2
+        assert capsys.readouterr().err.splitlines() == [f"sac: error: {said}"]
+
+
+def test_floor_counts_each_cell_of_a_sweep_on_its_own(tmp_path, capsys):
+    data = _folder(tmp_path / "data")
+    (tmp_path / "sweep").mkdir()
+    rows = [{"cell": c, "variant": "baseline", "chunk_size": size, "query_id": f"contractnli/{q}", "k": 1,
+             "drm": 1.0 if q < 2 else 0.0} for c, size in (("a", 300), ("b", 500)) for q in range(3)]  # fmt: skip
+    pd.DataFrame(rows).to_csv(tmp_path / "sweep" / "per_query.csv.gz", index=False)
+    assert main(["floor", "--data", str(data), "--protocol", "full", "--results", str(tmp_path / "sweep")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == [
+        f"baseline (chunk {size}): 2 of 3 queries misplaced at k = 1, 1 of them name their document only by its file name"
+        for size in (300, 500)
+    ]

@@ -23,6 +23,7 @@ import pandas as pd
 from sqlalchemy import select
 
 from ...engine.answers import Answer, Citation
+from ...engine.data import csv_bytes
 from .answers import answer_of, citation_rows, quote_rows, set_answer_label, store_answer
 from .db import ReviewAnswer, ReviewChunk, ReviewDB, ReviewItem
 from .results import answer_label_table, label_table, preference_table
@@ -73,7 +74,7 @@ def export_bytes(db: ReviewDB, name: str, fmt: str) -> tuple[bytes, int]:
             frame[column] = [None if v is None else json.dumps(v, ensure_ascii=False) for v in frame[column]]
         for column in ("start", "end", "gold_chars"):  # whole numbers, empty on preference rows (not 382.0)
             frame[column] = frame[column].astype("Int64")
-        return frame.to_csv(index=False).encode("utf-8"), len(data)
+        return csv_bytes(frame), len(data)  # a note "=HYPERLINK(…)" is written '=HYPERLINK(…)
     if fmt == "jsonl":
         return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in data).encode("utf-8"), len(data)
     raise SessionError(f"export to csv or jsonl, not {fmt!r}")

@@ -8,6 +8,7 @@ from .benchmark import (
     read_document,
     read_queries,
 )
+from .csvfile import csv_bytes, read_table, write_csv
 from .demo import write_demo_corpus
 from .digests import file_sha256, folder_stamp, source_key
 from .heldout import write_heldout
@@ -39,6 +40,7 @@ from .runfiles import (
     run_check,
 )
 from .runwrite import doc_id, write_jsonl, write_trec
+from .staging import partial_folder, staged
 from .types import DATASETS, Benchmark, BenchmarkError, Document, Query, Span
 
 __all__ = [
@@ -63,6 +65,7 @@ __all__ = [
     "available_datasets",
     "check_outside_project",
     "confined",
+    "csv_bytes",
     "data_roots",
     "decode",
     "default_cache_dir",
@@ -76,14 +79,18 @@ __all__ = [
     "parse_datasets",
     "parse_doc_id",
     "parse_run",
+    "partial_folder",
     "project_root",
     "read_benchmark_file",
     "read_document",
     "read_queries",
+    "read_table",
     "resolve_data_dir",
     "run_check",
     "select",
     "source_key",
+    "staged",
+    "write_csv",
     "write_demo_corpus",
     "write_heldout",
     "write_jsonl",

@@ -49,7 +49,8 @@ def read_queries(data_dir: Path, dataset: str) -> list[Query]:
 def read_benchmark_file(path: Path) -> dict[str, Any]:
     """One benchmark file's JSON object as written, checked only for its shape: a list field
     ``"tests"`` and, when present, a string field ``"transform"``. Raises :class:`BenchmarkError`
-    naming the file when it is missing, unreadable, not UTF-8, not JSON or of another shape."""
+    naming the file when it is missing, unreadable, not UTF-8, not JSON (numbers past Python's 4,300
+    digits and nesting past its recursion limit included) or of another shape."""
     try:
         raw = json.loads(confined(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -60,6 +61,12 @@ def read_benchmark_file(path: Path) -> dict[str, Any]:
         raise BenchmarkError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise BenchmarkError(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except BenchmarkError:  # confined(): a link out of the folders this server may read
+        raise
+    except ValueError:  # int(): "Exceeds the limit (4300 digits) …"
+        raise BenchmarkError(f"{path}: a number with more than 4,300 digits; spans need far fewer") from None
+    except RecursionError:
+        raise BenchmarkError(f"{path}: brackets nested too deep to read; a benchmark file is shallow") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("tests"), list):
         raise BenchmarkError(f"{path}: expected an object with a list field 'tests'")
     if not isinstance(raw.get("transform", ""), str):

@@ -5,7 +5,8 @@ also holds on documents it has never seen, :func:`write_heldout` writes a new be
 with only the queries whose every gold document lies outside the documents of the ``exclude``
 protocols, from at most ``max_docs`` documents per dataset (sampled with ``seed``). The folder
 holds ``benchmarks/<dataset>.json`` (the original query objects, unchanged) and symlinks to the
-source's corpus folders: nothing of the data is copied.
+source's corpus folders: nothing of the data is copied. It is written beside ``out_dir`` and renamed
+at the end (:func:`.staging.staged`): an interrupted run leaves no half-written folder.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from .benchmark import load_benchmark, parse_datasets
-from .paths import check_outside_project, confined
+from .benchmark import load_benchmark, parse_datasets, read_benchmark_file
+from .staging import staged
 from .types import BenchmarkError
 
 
@@ -29,20 +30,31 @@ def write_heldout(
     seed: int = 0,
 ) -> dict[str, tuple[int, int]]:
     """Write the folder; returns ``dataset → (queries, documents)`` kept. Raises BenchmarkError
-    when ``out_dir`` lies inside the project, exists and is not empty, or a dataset keeps no query."""
-    out_dir = Path(out_dir)
-    check_outside_project(out_dir)
-    if out_dir.exists() and any(out_dir.iterdir()):
-        raise BenchmarkError(f"{out_dir}: not empty; choose a new folder for the held-out benchmark")
-    names = parse_datasets(tuple(datasets) if not isinstance(datasets, str) else datasets, data_dir)
-    used: set[str] = set()
-    for protocol in exclude:
-        used |= set(load_benchmark(data_dir, "all", protocol).documents)
+    when ``out_dir`` lies inside the project, exists and is not empty or cannot be written, or a
+    dataset keeps no query."""
+    with staged(Path(out_dir), "held-out benchmark") as work:
+        names = parse_datasets(tuple(datasets) if not isinstance(datasets, str) else datasets, data_dir)
+        used: set[str] = set()
+        for protocol in exclude:
+            used |= set(load_benchmark(data_dir, "all", protocol).documents)
+        return _write(data_dir, work, names, used, max_docs, seed, exclude)
+
+
+def _write(
+    data_dir: Path,
+    out_dir: Path,
+    names: Sequence[str],
+    used: set[str],
+    max_docs: int,
+    seed: int,
+    exclude: Sequence[str],
+) -> dict[str, tuple[int, int]]:
+    """The held-out folder written into ``out_dir``: each dataset's queries on unused documents."""
     (out_dir / "benchmarks").mkdir(parents=True, exist_ok=True)
     (out_dir / "corpus").mkdir(exist_ok=True)
     kept: dict[str, tuple[int, int]] = {}
     for ds in names:
-        tests = json.loads(confined(data_dir / "benchmarks" / f"{ds}.json").read_text(encoding="utf-8"))["tests"]
+        tests = read_benchmark_file(data_dir / "benchmarks" / f"{ds}.json")["tests"]
         unseen = [t for t in tests if not {s["file_path"] for s in t["snippets"]} & used]
         documents = sorted({s["file_path"] for t in unseen for s in t["snippets"]})
         chosen = set(random.Random(f"{seed}:{ds}").sample(documents, min(max_docs, len(documents))))

@@ -13,15 +13,20 @@ Both take unit-length vectors (rows) and one document label per row.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 SILHOUETTE_SAMPLE = 5000  # chunks (a seeded sample above this)
+SEARCH_BLOCK = 4096  # queries per search: FAISS's own block for BLAS, so the neighbours are the same
 
 
-def own_document_share(vectors: np.ndarray, documents: Sequence[str], k: int = 10) -> float:
-    """Mean share of each chunk's ``k`` nearest other chunks that share its document (0..1)."""
+def own_document_share(
+    vectors: np.ndarray, documents: Sequence[str], k: int = 10, *, on_progress: Callable[[int, int], None] | None = None
+) -> float:
+    """Mean share of each chunk's ``k`` nearest other chunks that share its document (0..1).
+    ``on_progress(done, total)``: told after each block of chunks searched (the slow part: 37 s for
+    30,000 chunks on a busy 2-core machine)."""
     n = len(vectors)
     if n < 2:
         return float("nan")
@@ -29,8 +34,13 @@ def own_document_share(vectors: np.ndarray, documents: Sequence[str], k: int = 1
     import faiss  # heavy: only when separation is measured
 
     index = faiss.IndexFlatIP(vectors.shape[1])
-    index.add(np.ascontiguousarray(vectors, dtype=np.float32))
-    _, ids = index.search(np.ascontiguousarray(vectors, dtype=np.float32), k + 1)
+    rows = np.ascontiguousarray(vectors, dtype=np.float32)
+    index.add(rows)
+    ids = np.empty((n, k + 1), dtype=np.int64)
+    for start in range(0, n, SEARCH_BLOCK):
+        _, ids[start : start + SEARCH_BLOCK] = index.search(rows[start : start + SEARCH_BLOCK], k + 1)
+        if on_progress is not None:
+            on_progress(min(n, start + SEARCH_BLOCK), n)
     labels = np.asarray(documents)
     shares = np.empty(n)
     for i, row in enumerate(ids):

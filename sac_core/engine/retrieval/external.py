@@ -177,7 +177,9 @@ def module_source_sha256(module: str) -> str:
 
 def make_retriever(spec: str, available: Mapping[str, object]) -> SnippetRetriever:
     """``factory(**kwargs)`` for the factory ``spec`` names, with those of ``available`` (e.g.
-    ``documents``, ``data_dir``, ``cache_dir``) that its signature takes."""
+    ``documents``, ``data_dir``, ``cache_dir``) that its signature takes. An :class:`ExternalError`
+    naming ``spec`` when the factory needs an argument none of ``available`` gives (``os:system``
+    needs a command) or fails."""
     factory = load_factory(spec)
     try:
         params: Mapping[str, inspect.Parameter] = inspect.signature(factory).parameters
@@ -185,8 +187,20 @@ def make_retriever(spec: str, available: Mapping[str, object]) -> SnippetRetriev
         params = {}  # a builtin without a signature: call it bare
     takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     kwargs = {name: value for name, value in available.items() if takes_all or name in params}
-    retriever: SnippetRetriever = factory(**kwargs)
+    needed = [n for n, p in params.items() if p.default is p.empty and p.kind in _NAMED and n not in kwargs]
+    if needed:
+        raise ExternalError(
+            f"retriever factory {spec!r}: needs {', '.join(needed)}; a factory may take only "
+            f"{', '.join(available)} (by name)"
+        )
+    try:
+        retriever: SnippetRetriever = factory(**kwargs)
+    except Exception as e:  # the factory's own code: one line naming it, not a traceback
+        raise ExternalError(f"retriever factory {spec!r} failed: {type(e).__name__}: {_short(str(e), 200)}") from None
     return retriever
+
+
+_NAMED = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
 
 def _short(value: object, limit: int = 80) -> str:

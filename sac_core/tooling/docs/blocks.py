@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ...engine.data import read_table
 from ...experiments.report import SHOWN, lbr_table
 from .results import DocsError, Results, Sweep
 
@@ -168,15 +169,13 @@ def render_means(block: Block, results: Results) -> list[str]:
 
 
 def render_csv(block: Block, results: Results) -> list[str]:
-    import pandas as pd
-
     path = results.file(_relative(block))
-    frame: pd.DataFrame = pd.read_csv(path)
+    frame: pd.DataFrame = read_table(path)
     for column, value in block.where:
         frame = frame[frame[column] == value]
     missing = [c.name for c in block.columns if c.name not in frame.columns]
     if missing:
-        raise DocsError(f"results/{block.folder}/{block.file}: no column {', '.join(missing)}")
+        raise DocsError(f"{results.label}/{_relative(block)}: no column {', '.join(missing)}")
     rows = [[_cell(r[c.name], c) for c in block.columns] for _, r in frame.iterrows()]
     source = f"<small>From `results/{_relative(block)}`.</small>"
     return [*table([c.header for c in block.columns], rows, "l" + "r" * 9), "", source]

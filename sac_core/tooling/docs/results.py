@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...engine.data import read_table
 from ...experiments.cells import PER_QUERY, RESULTS, is_work_folder, read_per_query
 from ...experiments.report import KEY, cell_means, lbr_table, plus_minus, provenance_lines
 
@@ -64,10 +65,12 @@ class Sweep:
 
 
 class Results:
-    """The ``results/`` folder of a checkout, each sweep folder read at most once."""
+    """The ``results/`` folder of a checkout, each sweep folder read at most once; ``label`` names it
+    in errors (``results``, or the ``--results`` folder given)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, label: str = "results") -> None:
         self.root = Path(root)
+        self.label = label
         self._sweeps: dict[str, Sweep] = {}
 
     def sweep_names(self) -> list[str]:
@@ -83,7 +86,7 @@ class Results:
     def file(self, relative: str) -> Path:
         path = self.root / relative
         if not path.is_file():
-            raise DocsError(f"results/{relative}: no such file")
+            raise DocsError(f"{self.label}/{relative}: no such file")
         return path
 
     def _read(self, name: str) -> Sweep:
@@ -91,12 +94,12 @@ class Results:
 
         folder = self.root / name
         if (folder / RESULTS).is_file():
-            table = pd.read_csv(folder / RESULTS)
+            table = read_table(folder / RESULTS)
         elif folder.is_dir() and any(folder.glob("*.csv")):
             files = sorted(folder.glob("*.csv"))
-            table = pd.concat([pd.read_csv(f).assign(cell=f.stem) for f in files], ignore_index=True)
+            table = pd.concat([read_table(f).assign(cell=f.stem) for f in files], ignore_index=True)
         else:
-            raise DocsError(f"results/{name}: no results.csv and no results tables")
+            raise DocsError(f"{self.label}/{name}: no results.csv and no results tables")
         per_query = read_per_query(folder / PER_QUERY) if (folder / PER_QUERY).is_file() else None
         means = cell_means(table, per_query)
         cells = table.drop_duplicates("cell")

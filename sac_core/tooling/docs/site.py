@@ -45,7 +45,7 @@ class Site:
 def generate(project: Path, commands: click.Group, results_dir: Path | None = None) -> Site:
     """Every generated file and region, from ``results_dir`` (default ``<project>/results``)."""
     project = Path(project)
-    results = Results(results_dir or project / "results")
+    results = Results(project / "results") if results_dir is None else Results(results_dir, str(results_dir))
     files: dict[str, str] = {}
     for name in results.sweep_names():
         text, figure = sweep_page(results.sweep(name), project / "sweeps")
