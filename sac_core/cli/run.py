@@ -36,6 +36,7 @@ from .options import (
     PATH,
     RANKING,
     SUMMARIES,
+    PluginHelp,
     cache_dir_of,
     data_dir_of,
     executor_of,
@@ -46,7 +47,7 @@ from .options import (
 from .params import Registered
 
 
-@click.command("evaluate")
+@click.command("evaluate", cls=PluginHelp)
 @DATA
 @METHOD
 @INDEX

@@ -238,6 +238,10 @@ class Stage(ABC, Generic[C]):
         """The document summaries this stage reads for ``config``, or None."""
         return None
 
+    def check(self, config: C) -> None:
+        """Raise ValueError when ``config``'s settings cannot run together with this stage active
+        (checked when the configuration is made, so a sweep file fails before any work)."""
+
     @abstractmethod
     def wrap(self, opened: Opened, config: C, ctx: OpenContext) -> Opened:
         """``opened`` re-ranked (or reshaped) by this stage."""
