@@ -29,6 +29,7 @@ from ..engine.embedding import Embedders
 from ..engine.retrieval import ChunkIndex, Hit, Pool, Ranker
 from ..engine.summaries import SummaryConfig, summarize_documents
 
+
 class Configured(Protocol):
     """What a plug-in reads of its configuration here: the plug-in options set (``("<name>.<field>", value)``)."""
 
@@ -44,6 +45,8 @@ def own_options(config: Configured, name: str) -> str:
     default variant name adds, so two settings of a plug-in never share a name."""
     own = [f"{key.partition('.')[2]}={value}" for key, value in config.options if key.partition(".")[0] == name]
     return f"({','.join(own)})" if own else ""
+
+
 R = TypeVar("R")
 
 
