@@ -113,6 +113,25 @@ def plugin_options() -> list[tuple[str, str]]:
     return out
 
 
+def _empty(value: object) -> bool:
+    """A cell a results table leaves empty (None, NaN, pandas' NA)."""
+    try:
+        return value is None or bool(value != value)
+    except TypeError:
+        return True
+
+
+def _read_back(value: object, default: object) -> OptionValue:
+    """An option's value as a results table holds it (``1.0`` of an int, ``"True"``), typed as its default."""
+    if isinstance(default, bool):
+        return BOOLEANS[str(value).strip().lower()] if isinstance(value, str) else bool(value)
+    if isinstance(default, int):
+        return int(float(value))  # type: ignore[arg-type]
+    if isinstance(default, float):
+        return float(value)  # type: ignore[arg-type]
+    return str(value)
+
+
 def column_defaults() -> dict[str, object]:
     """Every settings column a result table may hold (:meth:`RunConfig.columns`), by its default
     value: its type says how a value read back from CSV is typed (``8.0`` of a float option stays a float)."""
@@ -290,6 +309,36 @@ class RunConfig:
         """The result columns that hold paths of the machine (the summary file, an option that names
         a folder): ids and index keys leave them out and fingerprint what was read there instead."""
         return {f"{SUMMARY_PREFIX}file", *(option_column(k) for k, _ in self.options if option_is_path(k))}
+
+    @classmethod
+    def from_columns(cls, columns: Mapping[str, object]) -> RunConfig:
+        """The configuration a result row describes (the inverse of :meth:`columns`, machine paths
+        and ``ks`` aside): its RunConfig settings, summary settings and plug-in options, typed as
+        their fields; a missing or empty value keeps its default. ValueError names a bad one."""
+        present = {k: v for k, v in columns.items() if not _empty(v)}
+        values: dict[str, Any] = {}
+        for f, _ in settings_of(cls):
+            if f.name in present and f.name not in ("ks", "model"):
+                default = default_of(f)
+                raw = present[f.name]
+                kind = type(default) if default is not None else int
+                values[f.name] = tuple(str(raw).split(",")) if f.name == "datasets" else kind(raw)
+        summary = {k[len(SUMMARY_PREFIX) :]: v for k, v in present.items() if k.startswith(SUMMARY_PREFIX)}
+        keep = ("provider", "prompt", "chars", "temperature", "max_input_tokens")
+        summary_changes = {
+            k: int(v) if k in ("chars", "max_input_tokens") else v for k, v in summary.items() if k in keep
+        }
+        if "model" in summary:
+            summary_changes["model"] = summary["model"]
+        options = {}
+        for plugin in [*METHODS, *STAGES]:
+            if plugin.Options is None or not is_dataclass(plugin.Options):
+                continue
+            for f in fields(plugin.Options):
+                column = option_column(f"{plugin.name}.{f.name}")
+                if column in present:
+                    options[f"{plugin.name}.{f.name}"] = _read_back(present[column], f.default)
+        return cls(**values, summary=SummaryConfig(**summary_changes), options=options)
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as plain JSON values (a sweep folder's ``cells.jsonl`` keeps it); :meth:`from_dict` inverts it."""
