@@ -318,19 +318,20 @@ class RunConfig:
         present = {k: v for k, v in columns.items() if not _empty(v)}
         values: dict[str, Any] = {}
         for f, _ in settings_of(cls):
-            if f.name in present and f.name not in ("ks", "model"):
-                default = default_of(f)
-                raw = present[f.name]
-                kind = type(default) if default is not None else int
+            if f.name in present and f.name != "ks":
+                default, raw = default_of(f), present[f.name]
+                kind: Any = type(default) if default is not None else int
                 values[f.name] = tuple(str(raw).split(",")) if f.name == "datasets" else kind(raw)
         summary = {k[len(SUMMARY_PREFIX) :]: v for k, v in present.items() if k.startswith(SUMMARY_PREFIX)}
         keep = ("provider", "prompt", "chars", "temperature", "max_input_tokens")
-        summary_changes = {
-            k: int(v) if k in ("chars", "max_input_tokens") else v for k, v in summary.items() if k in keep
+        summary_changes: dict[str, Any] = {
+            k: int(v) if k in ("chars", "max_input_tokens") else v  # type: ignore[call-overload]
+            for k, v in summary.items()
+            if k in keep
         }
         if "model" in summary:
             summary_changes["model"] = summary["model"]
-        options = {}
+        options: dict[str, OptionValue] = {}
         for plugin in [*METHODS, *STAGES]:
             if plugin.Options is None or not is_dataclass(plugin.Options):
                 continue
@@ -338,7 +339,7 @@ class RunConfig:
                 column = option_column(f"{plugin.name}.{f.name}")
                 if column in present:
                     options[f"{plugin.name}.{f.name}"] = _read_back(present[column], f.default)
-        return cls(**values, summary=SummaryConfig(**summary_changes), options=options)
+        return cls(**values, summary=SummaryConfig(**summary_changes), options=tuple(sorted(options.items())))
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as plain JSON values (a sweep folder's ``cells.jsonl`` keeps it); :meth:`from_dict` inverts it."""
