@@ -72,7 +72,7 @@ def setting(
     return field(default=default, metadata=meta)
 
 
-def option(default: Any, help: str) -> Any:
+def option(*, default: Any, help: str) -> Any:
     """A field of a plug-in's ``Options`` with its help (listed by ``sac evaluate --help`` and the docs)."""
     return field(default=default, metadata={"help": help})
 

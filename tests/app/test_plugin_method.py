@@ -215,9 +215,9 @@ def with_new_option(tmp_path_factory) -> Path:
     """The recipe's module with one more setting, added as CONTRIBUTING says: one line in its Options."""
     root = tmp_path_factory.mktemp("word-overlap-new-option")
     module = recipe_block(f"# {MODULE}.py")
-    anchor = '    min_length: int = option(1, "query words shorter than this many characters are not counted")\n'
+    anchor = '    min_length: int = option(default=1, help="query words shorter than this many characters are not counted")\n'
     assert anchor in module
-    added = '    case_sensitive: bool = option(False, "words matched as written, not lower-cased")\n'
+    added = '    case_sensitive: bool = option(default=False, help="words matched as written, not lower-cased")\n'
     (root / f"{MODULE}.py").write_text(module.replace(anchor, anchor + added), encoding="utf-8")
     return root
 

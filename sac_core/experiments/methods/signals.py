@@ -38,51 +38,51 @@ from . import baseline, sac
 
 @dataclass(frozen=True)
 class SplitOptions:
-    on: bool = option(False, "the query's document reference scores documents, its question scores chunks")
+    on: bool = option(default=False, help="the query's document reference scores documents, its question scores chunks")
 
 
 @dataclass(frozen=True)
 class PriorOptions:
-    weight: float = option(0.0, "added to a chunk's cosine: weight × its document's score (0: off)")
-    repr: str = option("summary", f"what of a document is embedded for its score: {', '.join(DOC_REPRS)}")
-    chars: int = option(300, "characters of the summary embedded as the document's representation")
+    weight: float = option(default=0.0, help="added to a chunk's cosine: weight × its document's score (0: off)")
+    repr: str = option(default="summary", help=f"what of a document is embedded for its score: {', '.join(DOC_REPRS)}")
+    chars: int = option(default=300, help="characters of the summary embedded as the document's representation")
 
 
 @dataclass(frozen=True)
 class WeightOptions:
-    weight: float = option(0.0, "its term's weight in the document's score (0: off)")
+    weight: float = option(default=0.0, help="its term's weight in the document's score (0: off)")
 
 
 @dataclass(frozen=True)
 class GateOptions:
-    mode: str = option("always", f"when a document score may act: {', '.join(DOC_GATES)}")
-    margin: float = option(0.1, "evidence: the top document's score leads the second's by at least this")
+    mode: str = option(default="always", help=f"when a document score may act: {', '.join(DOC_GATES)}")
+    margin: float = option(default=0.1, help="evidence: the top document's score leads the second's by at least this")
 
 
 @dataclass(frozen=True)
 class RouteOptions:
-    docs: int = option(0, "the chunks of the top `docs` documents by their score first (0: off)")
-    fill: bool = option(True, "after the routed documents, the other chunks (else: fewer than k)")
+    docs: int = option(default=0, help="the chunks of the top `docs` documents by their score first (0: off)")
+    fill: bool = option(default=True, help="after the routed documents, the other chunks (else: fewer than k)")
 
 
 @dataclass(frozen=True)
 class SectionOptions:
-    n: int = option(0, "within routed documents, the chunks of the top n sections first (0: off)")
-    chars: int = option(300, "characters of a section's summary")
-    provider: str = option("lead", f"section summaries: {', '.join(SECTION_PROVIDERS)}")
+    n: int = option(default=0, help="within routed documents, the chunks of the top n sections first (0: off)")
+    chars: int = option(default=300, help="characters of a section's summary")
+    provider: str = option(default="lead", help=f"section summaries: {', '.join(SECTION_PROVIDERS)}")
 
 
 @dataclass(frozen=True)
 class ExpansionOptions:
-    kind: str = option("none", f"query expansion fused by RRF: {', '.join(EXPANSIONS)}")
-    n: int = option(3, "LLM rewrites, or feedback chunks for prf")
+    kind: str = option(default="none", help=f"query expansion fused by RRF: {', '.join(EXPANSIONS)}")
+    n: int = option(default=3, help="LLM rewrites, or feedback chunks for prf")
 
 
 @dataclass(frozen=True)
 class RerankOptions:
-    model: str = option("", "a second embedding model rescoring the top chunks ('' = off)")
-    depth: int = option(20, "chunks the second model rescores")
-    weight: float = option(1.0, "(1 - w) · first-stage rank score + w · the second model's min-max cosine")
+    model: str = option(default="", help="a second embedding model rescoring the top chunks ('' = off)")
+    depth: int = option(default=20, help="chunks the second model rescores")
+    weight: float = option(default=1.0, help="(1 - w) · first-stage rank score + w · the second model's min-max cosine")
 
 
 class Signal(Stage[RunConfig]):
