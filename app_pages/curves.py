@@ -129,7 +129,7 @@ shown_setting = [views.md(views.breakable(f"{names.get(c, c)} {curves.fmt_value(
 st.caption("Setting: " + " · ".join(shown_setting))  # the boxes above cut long values (a model's name)
 # each on its own row: chips in a column scroll sideways out of sight; here they wrap
 all_variants = curves.variant_order(setting["variant"].tolist())
-method_names = wording.method_names(all_variants)  # the catalogue's names; the ids stay in the CSV files
+method_names = wording.method_names(setting.to_dict("records"))  # the catalogue's names; the ids stay in the CSV files
 variants = st.multiselect(
     "Methods", all_variants, default=all_variants, key=f"curves_var::{sweep.path}::{','.join(all_variants)}",
     format_func=method_names.get, help=views.md("Their ids in the results: " + ", ".join(all_variants)),

@@ -61,7 +61,7 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
             st.stop()
         folder = row[2].selectbox("Sweep", folders, format_func=lambda f: f.name, key="rv_new_sweep")
         table = curves.load_folder(folder).drop_duplicates("cell")
-        names = wording.method_names(table["variant"])  # the catalogue's names, never a variant id
+        names = wording.method_names(table.to_dict("records"))  # the catalogue's names, never a variant id
         labels = {c: f"{names[v]} · chunk {cs} · weight {w:g}" for c, v, cs, w in
                   zip(table["cell"], table["variant"], table["chunk_size"], table["semantic_weight"])}  # fmt: skip
         pick = st.columns(4)

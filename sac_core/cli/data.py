@@ -94,7 +94,7 @@ def noname_command(**params: Any) -> int:
     return 0
 
 
-@click.command("idnames", epilog="Report a method that reads file names (doc.doc_names) on this copy too.")
+@click.command("idnames", epilog="Report a method that reads file names (doc_names.weight) on this copy too.")
 @click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
 @click.option("--out", type=PATH, required=True, help="new folder (outside the project): benchmarks/ + corpus links")
 def idnames_command(**params: Any) -> int:

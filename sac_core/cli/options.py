@@ -16,15 +16,15 @@ from typing import Any, TypeVar
 
 import click
 
-from ..engine.chunking import CHUNKERS
-from ..engine.data import CACHE_ENV, DATA_ENV, PROTOCOLS, default_cache_dir, parse_datasets, resolve_data_dir
-from ..engine.embedding import BACKENDS
-from ..engine.indexes import DENSE_KINDS
-from ..engine.metrics import MODES
+from ..engine.data import CACHE_ENV, DATA_ENV, default_cache_dir, parse_datasets, resolve_data_dir
 from ..engine.summaries import PROVIDERS, SummaryConfig
 from ..experiments import METHODS, RunConfig
-from ..experiments.compat import signals_option
+from ..experiments.config import plugin_options
 from ..experiments.executors import EXECUTORS, Executor
+from ..experiments.settings import INDEX as INDEX_SCOPE
+from ..experiments.settings import RANKING as RANKING_SCOPE
+from ..experiments.settings import SCORING as SCORING_SCOPE
+from ..experiments.settings import default_of, setting_of, settings_of
 from .params import Ks, OptionType, Registered
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -49,19 +49,38 @@ def stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
 QUIET = click.option("--quiet", is_flag=True, help="no progress bars")
 CACHE = click.option("--cache-dir", type=PATH, help=f"default: ${CACHE_ENV} or ./cache")
 DATA_DIR = click.option("--data", help=f"LegalBench-RAG directory (default: ${DATA_ENV})")
-PROTOCOL = click.option("--protocol", default=RUN.protocol, type=click.Choice(PROTOCOLS), show_default=True)
 DATASETS = click.option("--datasets", default="all", show_default=True, help="'all' or comma list, e.g. cuad,maud")
-METHOD = click.option("--method", default=METHODS.default, type=Registered(METHODS), show_default=True)
 
-SEED = click.option("--seed", type=int, help="shuffle seed for --protocol paper (default: the paper's)")
 
+def setting_option(name: str, **changes: Any) -> Callable[[F], F]:
+    """The click option of RunConfig setting ``name``, from its :class:`Setting` (help, choices)
+    and default; ``changes``: what a command spells otherwise (no default, its own help)."""
+    f = next(f for f, _ in settings_of(RunConfig) if f.name == name)
+    found = setting_of(f)
+    assert found is not None
+    default = default_of(f)
+    kind = click.Choice(found.allowed()) if found.allowed() else type(default) if default is not None else int
+    attrs: dict[str, Any] = {"type": kind, "default": default, "show_default": default is not None}
+    attrs["help"] = found.help
+    return click.option(f"--{name.replace('_', '-')}", **{**attrs, **changes})
+
+
+def scope_options(*scopes: str) -> Callable[[F], F]:
+    """The options of every RunConfig setting of ``scopes`` offered on the command line, in order."""
+    return stack(*(setting_option(f.name) for f, s in settings_of(RunConfig) if s.scope in scopes and s.cli))
+
+
+METHOD = setting_option("method", default=METHODS.default, type=Registered(METHODS))
+SEED = setting_option("seed")
+PROTOCOL = setting_option("protocol")
 DATA = stack(DATA_DIR, PROTOCOL, DATASETS, SEED, CACHE, QUIET)
 # DATA for a run file: without --protocol, the smallest protocol holding every query the run names
 RUN_DATA = stack(
     DATA_DIR,
-    click.option(
-        "--protocol",
-        type=click.Choice(PROTOCOLS),
+    setting_option(
+        "protocol",
+        default=None,
+        show_default=False,
         help="default: the smallest of lbr-mini, paper and full that holds every query the run names, so every "
         "line is scored",
     ),
@@ -70,70 +89,17 @@ RUN_DATA = stack(
     CACHE,
     QUIET,
 )
-INDEX = stack(  # the settings that decide what an index holds
-    click.option("--chunker", default=RUN.chunker, type=click.Choice(list(CHUNKERS)), show_default=True),
-    click.option("--chunk-size", type=int, default=RUN.chunk_size, show_default=True, help="characters"),
-    click.option("--chunk-overlap", type=int, default=RUN.chunk_overlap, show_default=True, help="characters"),
-    click.option("--model", default=RUN.model, show_default=True, help="sentence-transformers name or local path"),
-    click.option(
-        "--backend",
-        default=RUN.backend,
-        type=click.Choice(BACKENDS),
-        show_default=True,
-        help="embedding runtime (onnx when installed)",
-    ),
-    click.option(
-        "--dense-index",
-        default=RUN.dense_index,
-        type=click.Choice(DENSE_KINDS),
-        show_default=True,
-        help="exact (flat), approximate (hnsw), or auto: HNSW from --ann-threshold chunks on",
-    ),
-    click.option(
-        "--ann-threshold",
-        type=int,
-        default=RUN.ann_threshold,
-        show_default=True,
-        help="chunks (for --dense-index auto)",
-    ),
-    click.option("--hnsw-m", type=int, default=RUN.hnsw_m, show_default=True, help="HNSW graph links per vector"),
-)
-RANKING = stack(
-    click.option(
-        "--semantic-weight",
-        type=float,
-        default=RUN.semantic_weight,
-        show_default=True,
-        help="1 dense, 0 BM25, between: hybrid",
-    ),
-    click.option(
-        "--fusion-depth",
-        type=int,
-        default=RUN.fusion_depth,
-        show_default=True,
-        help="candidates per ranker for the hybrid",
-    ),
-    click.option(
-        "--ef-search",
-        type=int,
-        default=RUN.ef_search,
-        show_default=True,
-        help="candidates an HNSW search visits: higher = closer to exact, slower",
-    ),
+INDEX = scope_options(INDEX_SCOPE)  # the settings that decide what an index holds
+RANKING = stack(  # how a built index ranks, and how it is scored
+    scope_options(RANKING_SCOPE),
     click.option("--k", "ks", type=Ks(), default=RUN.ks, show_default=",".join(map(str, RUN.ks)), help="cut-offs"),
-    click.option("--metric-mode", default=RUN.metric_mode, type=click.Choice(MODES), show_default=True),
-    click.option(
-        "--signals",
-        hidden=True,
-        callback=lambda ctx, param, value: _legacy_signals(value),
-        help="deprecated: --option doc.<field>=<value> (read with a notice)",
-    ),
+    scope_options(SCORING_SCOPE),
     click.option(
         "--option",
         "options",
         type=OptionType(),
         multiple=True,
-        help="a registered plug-in's option (repeatable), e.g. doc.split_query=true or within_doc.on=true",
+        help="a registered plug-in's option (repeatable), e.g. within_doc.on=true; every option is listed below",
     ),
 )
 SUMMARIES = stack(
@@ -223,14 +189,14 @@ EXECUTION = stack(
 )
 
 
-def _legacy_signals(value: str | None) -> tuple[list, str] | None:
-    """``--signals key=value,…`` read as ``doc.<key>`` options (and the notice to print), checked when parsed."""
-    if not value:
-        return None
-    try:
-        return signals_option(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e)) from None
+class PluginHelp(click.Command):
+    """A command whose ``--help`` ends with every registered plug-in's options (``--option``),
+    read when the help is shown, so plug-ins loaded by ``--plugin`` or entry points are listed too."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        with formatter.section("Plug-in options (--option NAME=VALUE)"):
+            formatter.write_dl(plugin_options())
 
 
 def say(message: str) -> None:
@@ -274,10 +240,6 @@ def run_config(params: Mapping[str, Any], data_dir: Path, **fixed: Any) -> RunCo
     options; ``fixed``: fields the command sets itself."""
     names = {f.name for f in dataclasses.fields(RunConfig)} - {"datasets", "summary"}
     values = {k: v for k, v in params.items() if k in names and v is not None}
-    if params.get("signals"):  # the old spelling of the document-aware options, checked when parsed
-        legacy, notice = params["signals"]
-        say(f"sac: {notice}")
-        values["options"] = (*legacy, *values.get("options", ()))
     summary = fixed.pop("summary", None) or summary_config(params, data_dir)
     datasets = parse_datasets(params.get("datasets") or "all", data_dir)
     return RunConfig(**{**values, **fixed}, datasets=datasets, summary=summary)

@@ -35,6 +35,7 @@ from .options import (
     METHOD,
     RANKING,
     SUMMARIES,
+    PluginHelp,
     cache_dir_of,
     data_dir_of,
     executor_of,
@@ -45,7 +46,7 @@ from .options import (
 from .params import OUT_FILE, Registered
 
 
-@click.command("evaluate")
+@click.command("evaluate", cls=PluginHelp)
 @DATA
 @METHOD
 @INDEX

@@ -43,8 +43,6 @@ from .params import OUT_FILE, OUT_FOLDER
 def sweep_command(**params: Any) -> int:
     """Run a grid of configurations from a TOML file, every cell cached."""
     sweep = load_sweep(params["config"])
-    for note in sweep.notes:
-        say(f"sac: {note}")
     data_dir = data_dir_of(params)
     out_dir = params["out"] or Path("results") / sweep.name
     start = time.perf_counter()

@@ -278,7 +278,7 @@ def mean_over_k(
 
 UNIDENTIFIED = (
     "computed before results carried their code, data digest and full identity (cell ids of version 1): "
-    "not checked against the data in use; `sac reidentify` proves its inputs and gives it today's ids"
+    "not checked against the data in use; `sac sweep` recomputes it"
 )
 
 

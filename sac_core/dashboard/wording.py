@@ -22,6 +22,7 @@ from ..engine.retrieval.query import split_query
 from ..engine.summaries import PROVIDERS, SummaryError
 from ..experiments import RunConfig
 from ..experiments.catalogue import catalogue
+from ..experiments.settings import OPTION_PREFIX, SUMMARY_PREFIX
 
 DASH = "—"  # a value that does not exist or is not known
 METRIC_NAMES: dict[str, str] = {
@@ -99,53 +100,87 @@ def words(column: str) -> str:
 # --------------------------------------------------------------------------- methods
 
 
-def _titles(variant_numbers: Iterable[int]) -> dict[str, str]:
-    """``variant id → catalogue title`` for every summary provider at each summary length given (and
-    150), default presets first: a variant several presets share (``baseline``) keeps the first title."""
-    base, out = RunConfig(), dict[str, str]()
+Naming = tuple[tuple[str, str], ...]
+
+
+def _naming(config: RunConfig) -> Naming:
+    """What a method's name depends on: the method, the plug-in options set (machine paths aside)
+    and the summaries when anything reads them — not the data, the chunking or the scoring."""
+    paths = config.path_columns()
+    kept = [
+        (k, str(v))
+        for k, v in config.columns().items()
+        if k not in paths and (k == "method" or k.startswith(OPTION_PREFIX) or k.startswith(SUMMARY_PREFIX))
+    ]
+    return tuple(sorted(kept))
+
+
+def _presets(lengths: Iterable[int]) -> list[tuple[str, RunConfig]]:
+    """(title, configuration) of every catalogue preset, for every summary provider at each summary
+    length given (and 150), default presets first."""
+    base, out, every = RunConfig(), [], sorted({150, *lengths})
     for provider in PROVIDERS:
-        for chars in sorted({150, *variant_numbers}):
+        for chars in every:
             try:
                 entries = catalogue(base.with_(summary=replace(base.summary, provider=provider, chars=chars)))
             except (ValueError, SummaryError):
                 continue
-            for preset in entries.values():
-                out.setdefault(preset.config.variant, preset.title)
+            out += [(preset.title, preset.config) for preset in entries.values()]
     return out
 
 
-# a method variant's trailing summary length, e.g. "sac-file-generic-150"
-_LENGTH = re.compile(r"^[^+]*?-(\d+)(?=\+|$)")
+def _name(config: RunConfig, presets: list[tuple[str, RunConfig]]) -> str | None:
+    """The title of the preset that runs ``config``, else of the preset with the most settings that
+    ``config`` extends (the same method and summaries, its options a part of ``config``'s), "with"
+    the labels of the stages it sets otherwise, "plus" those it adds; None when no preset is close."""
+    wanted = _naming(config)
+    for title, preset in presets:
+        if _naming(preset) == wanted:
+            return title
+    mine = set(wanted)
+    close = [
+        (title, preset) for title, preset in presets if preset.method == config.method and set(_naming(preset)) <= mine
+    ]
+    if not close:
+        return None
+    title, preset = max(close, key=lambda found: len(_naming(found[1])))
+    theirs = {stage.name: stage.label(preset) for stage in preset.stages}
+    added = [s.label(config).lstrip("+") for s in config.stages if s.name not in theirs]
+    changed = [
+        s.label(config).lstrip("+") for s in config.stages if theirs.get(s.name, s.label(config)) != s.label(config)
+    ]
+    parts = [f"with {', '.join(changed)}"] * bool(changed) + [f"plus {', '.join(added)}"] * bool(added)
+    return ", ".join([title, *parts])
 
 
-def _closest(variant: str, titles: Mapping[str, str]) -> str:
-    """A variant's title, else the longest known variant it extends (at a ``+``) named, plus the rest."""
-    if variant in titles:
-        return titles[variant]
-    parts = variant.split("+")
-    for n in range(len(parts) - 1, 0, -1):
-        head = "+".join(parts[:n])
-        if head in titles:
-            return f"{titles[head]}, plus {', '.join(parts[n:])}"
-    return variant
-
-
-def method_names(variants: Iterable[str]) -> dict[str, str]:
-    """Each variant id of a result table (``sac-file-expert-150``, ``baseline+split+…``) by the name
-    pages show: the catalogue preset's title that runs it (``SAC expert``), else the longest preset it
-    extends, plus what it adds. Two variants never share a name: a summary length, then a number,
-    tells them apart (``SAC generic, 300-character summaries``)."""
-    ids = list(dict.fromkeys(variants))
-    lengths = {int(m.group(1)) for v in ids if (m := _LENGTH.match(v))}
-    titles = _titles(lengths)
-    names = {v: _closest(v, titles) for v in ids}
+def method_names(rows: Iterable[Mapping[str, object]]) -> dict[str, str]:
+    """Each variant of a result table's rows (``sac-file-expert-150``, ``baseline+split+…``) by the
+    name pages show: the catalogue preset's title that runs its configuration (``SAC expert``),
+    else the preset it extends, plus what it adds, else the variant itself. The configuration is
+    read from the row's settings columns (:meth:`RunConfig.from_columns`), never parsed out of the
+    variant. Two variants never share a name: a summary length, then a number, tells them apart
+    (``SAC generic, 300-character summaries``)."""
+    configs: dict[str, RunConfig | None] = {}
+    for row in rows:
+        variant = str(row["variant"])
+        if variant not in configs:
+            try:
+                configs[variant] = RunConfig.from_columns(row)
+            except (ValueError, TypeError, KeyError, SummaryError):
+                configs[variant] = None  # settings of a plug-in not loaded here, say: shown by its id
+    known = {v: c for v, c in configs.items() if c is not None}
+    presets = _presets(c.summary.chars for c in known.values() if c.summaries_read())
+    names = {v: (_name(c, presets) if c is not None else None) or v for v, c in configs.items()}
     for name in set(names.values()):
-        same = [v for v in ids if names[v] == name]
+        same = [v for v in configs if names[v] == name]
         if len(same) < 2:
             continue
         for n, v in enumerate(same, start=1):
-            m = _LENGTH.match(v)
-            names[v] = f"{name}, {m.group(1)}-character summaries" if m else f"{name} ({n})"
+            config = configs[v]
+            read = config is not None and config.summaries_read()
+            names[v] = f"{name}, {config.summary.chars}-character summaries" if read and config else f"{name} ({n})"
+        if len(set(names[v] for v in same)) < len(same):
+            names.update({v: f"{name} ({n})" for n, v in enumerate(same, start=1)})
     return names
 
 

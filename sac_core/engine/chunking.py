@@ -36,9 +36,7 @@ class Chunk:
     text: str
 
 
-def chunk_document(
-    file_path: str, text: str, chunker: str = "rcts", chunk_size: int = 500, chunk_overlap: int = 0
-) -> list[Chunk]:
+def chunk_document(file_path: str, text: str, chunker: str, chunk_size: int, chunk_overlap: int) -> list[Chunk]:
     if chunk_size <= 0 or not 0 <= chunk_overlap < chunk_size:
         raise ValueError(f"need chunk_size > 0 and 0 <= chunk_overlap < chunk_size, got {chunk_size}, {chunk_overlap}")
     if chunker == "naive":

@@ -14,6 +14,7 @@ from .loading import PluginError, load_plugins
 from .paper import PaperPoint
 from .plugins import Method, NotBuilt, OpenContext, Opened, Preset, Stage
 from .runs import read_run, write_run
+from .settings import option
 from .significance import compare_methods, flipped_queries, permutation_test
 from .sweep import Sweep, SweepError, load_sweep, run_sweep
 from .workspace import ColumnResult, Workspace
@@ -47,6 +48,7 @@ __all__ = [
     "load_sweep",
     "methods",
     "open_method",
+    "option",
     "permutation_test",
     "read_run",
     "run_queries",

@@ -30,8 +30,9 @@ from ..engine.data import Benchmark
 from ..engine.embedding import model_id
 from ..engine.embedding.models import packaged_version
 from ..engine.metrics import SCORING_VERSION
-from .config import RunConfig, option_is_path
+from .config import RunConfig
 from .plugins import Method, OpenContext, Stage
+from .settings import DERIVED
 
 IDENTITY_VERSION = 2  # 1: config + query ids, gold spans, document paths and lengths (before 2026-11)
 ID_CHARS = 16  # hex digits of a cell id
@@ -74,15 +75,11 @@ def texts_digest(texts: Mapping[str, str]) -> str:
 
 
 def config_settings(config: RunConfig) -> dict[str, object]:
-    """Every setting of ``config`` as the identity holds it: its columns without the derived
-    ``variant`` and without paths of the machine (the summary file, an option that names a folder:
-    what was read there is fingerprinted instead), plus ``ks``."""
-    paths = {
-        "variant",
-        "summary_file",
-        *(f"option_{k.replace('.', '_')}" for k, _ in config.options if option_is_path(k)),
-    }
-    columns = {k: v for k, v in config.columns().items() if k not in paths}
+    """Every setting of ``config`` as the identity holds it: its result columns without the derived
+    ones (``variant``, ``stages``) and without paths of the machine (what was read there is
+    fingerprinted instead), plus ``ks``."""
+    leave_out = {*DERIVED, *config.path_columns()}
+    columns = {k: v for k, v in config.columns().items() if k not in leave_out}
     return {**columns, "ks": list(config.ks)}
 
 

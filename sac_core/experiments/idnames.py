@@ -2,7 +2,7 @@
 
 LegalBench-RAG's file names say what a document is ("BT_NDA.txt"), and its queries' openings were
 written from them. Real corpora are often scans or exports named ``00417.pdf``. A method that
-reads file names (``doc.doc_names``) is therefore also reported on this copy, where every
+reads file names (``doc_names.weight``) is therefore also reported on this copy, where every
 document ``<dataset>/<name>`` becomes ``<dataset>/doc-<first 10 hex digits of SHA-256 of the
 path>.txt``: the same texts (symbolic links, nothing copied), the same queries, ids and gold spans
 with their ``file_path`` renamed, and ``summaries/llm.jsonl`` (when the source has one) with its

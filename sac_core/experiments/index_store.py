@@ -29,12 +29,12 @@ from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index, 
 from ..engine.retrieval import Pool, Retriever, build_pool
 from .config import STAGES, RunConfig
 from .plugins import IndexCheck, NotBuilt, OpenContext
+from .settings import DATA, INDEX
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
 
 INDEXES = "indexes"  # folder under the cache directory
-RETRIEVAL_ONLY = ("semantic_weight", "fusion_depth", "ks", "metric_mode", "summary_file", "ef_search")
 
 
 IndexText = Callable[[Chunk], str]  # the text a chunk is indexed under (the method decides)
@@ -66,11 +66,11 @@ def embed_queries(bench: Benchmark, config: RunConfig, embedders: Embedders, *, 
 
 
 def index_settings(config: RunConfig) -> dict[str, object]:
-    """The settings that decide an index's content (see the module docstring); retrieval-time
-    signals and the options of stages (passage methods) share their method's index."""
-    method_options = tuple((k, v) for k, v in config.options if k.partition(".")[0] not in STAGES)
-    bare = config.with_(options=method_options)
-    return {k: v for k, v in bare.columns().items() if k not in RETRIEVAL_ONLY}
+    """The settings that decide an index's content: those of scope ``data`` and ``index``
+    (:mod:`.settings`) of the method alone, without its stages (they re-rank a shared index) and
+    without paths of the machine (the manifest holds the documents' and summaries' contents)."""
+    bare = config.with_(options=tuple((k, v) for k, v in config.options if k.partition(".")[0] not in STAGES))
+    return {k: v for k, v in bare.scoped(DATA, INDEX).items() if k not in bare.path_columns()}
 
 
 def index_key(config: RunConfig) -> str:

@@ -29,7 +29,24 @@ from ..engine.embedding import Embedders
 from ..engine.retrieval import ChunkIndex, Hit, Pool, Ranker
 from ..engine.summaries import SummaryConfig, summarize_documents
 
-C = TypeVar("C")
+
+class Configured(Protocol):
+    """What a plug-in reads of its configuration here: the plug-in options set (``("<name>.<field>", value)``)."""
+
+    @property
+    def options(self) -> tuple[tuple[str, Any], ...]: ...
+
+
+C = TypeVar("C", bound=Configured)
+
+
+def own_options(config: Configured, name: str) -> str:
+    """Plug-in ``name``'s options that ``config`` sets, as ``(field=value,…)`` ("" when none): what a
+    default variant name adds, so two settings of a plug-in never share a name."""
+    own = [f"{key.partition('.')[2]}={value}" for key, value in config.options if key.partition(".")[0] == name]
+    return f"({','.join(own)})" if own else ""
+
+
 R = TypeVar("R")
 
 
@@ -184,8 +201,9 @@ class Method(ABC, Generic[C]):
         return {}
 
     def variant(self, config: C) -> str:
-        """Short name of what ``config`` runs, for result tables (e.g. ``sac-file-generic-150``)."""
-        return self.name
+        """Short name of what ``config`` runs, for result tables (e.g. ``sac-file-generic-150``); by
+        default the name and the options set, e.g. ``word-overlap(min_length=3)``."""
+        return self.name + own_options(config, self.name)
 
     def summaries(self, config: C) -> SummaryConfig | None:
         """The document summaries this method reads for ``config``, or None."""
@@ -232,11 +250,15 @@ class Stage(ABC, Generic[C]):
 
     def label(self, config: C) -> str:
         """Suffix of the variant name when active (e.g. ``+split+doc:summary300×8``)."""
-        return f"+{self.name}"
+        return f"+{self.name}{own_options(config, self.name)}"
 
     def summaries(self, config: C) -> SummaryConfig | None:
         """The document summaries this stage reads for ``config``, or None."""
         return None
+
+    def check(self, config: C) -> None:
+        """Raise ValueError when ``config``'s settings cannot run together with this stage active
+        (checked when the configuration is made, so a sweep file fails before any work)."""
 
     @abstractmethod
     def wrap(self, opened: Opened, config: C, ctx: OpenContext) -> Opened:

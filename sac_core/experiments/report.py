@@ -20,18 +20,37 @@ from .cells import DATA_DIGEST
 from .config import RunConfig
 from .provenance import COLUMNS as PROVENANCE_COLUMNS
 from .provenance import Provenance
+from .settings import is_setting_column, settings_of
 from .significance import compare_methods
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
 
-KEY = ["variant", "chunk_size", "semantic_weight", "model", "backend", "protocol"]
 SHOWN = ("precision", "recall", "drm")
+# The settings columns, in the order a report names them: RunConfig's fields (:mod:`.settings`).
+FIELD_COLUMNS = tuple(f.name for f, _ in settings_of(RunConfig) if f.name != "ks")
 
 
-def _key(table: pd.DataFrame) -> list[str]:
-    """The configuration columns that vary in ``table`` (``variant`` always)."""
-    return [c for c in KEY if c in table.columns and (c == "variant" or table[c].nunique(dropna=False) > 1)]
+def setting_key(table: pd.DataFrame) -> list[str]:
+    """The columns that tell ``table``'s configurations apart: ``variant``; every RunConfig setting
+    (:mod:`.settings`) whose values differ between the table's cells (but ``method``, which the
+    variant names); each summary setting or plug-in option that still differs between cells that
+    agree on the columns chosen so far; and ``data_digest`` when two cells still agree on every
+    setting (the same run on other data). Two cells of one plug-in that differ only in an option
+    are two rows, never one average."""
+    cells = table.drop_duplicates("cell") if "cell" in table.columns else table.drop_duplicates()
+    key = ["variant"]
+    key += [c for c in FIELD_COLUMNS if c in cells.columns and c != "method" and cells[c].nunique(dropna=False) > 1]
+    rest = sorted(c for c in cells.columns if is_setting_column(c, FIELD_COLUMNS) and c not in FIELD_COLUMNS)
+    for column in [*rest, DATA_DIGEST]:
+        if column in cells.columns and _splits(cells, key, column):
+            key.append(column)
+    return key
+
+
+def _splits(cells: pd.DataFrame, key: list[str], column: str) -> bool:
+    """Whether some rows that agree on ``key`` differ in ``column`` (missing values count as a value)."""
+    return bool((cells.groupby(key, dropna=False)[column].nunique(dropna=False) > 1).any())
 
 
 def mean_over_k(table: pd.DataFrame, dataset: str = "ALL", per_query: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -41,7 +60,7 @@ def mean_over_k(table: pd.DataFrame, dataset: str = "ALL", per_query: pd.DataFra
     import pandas as pd
 
     sel = table[table["dataset"] == dataset]
-    means = sel.groupby(_key(table), dropna=False)[list(SHOWN)].mean() * 100
+    means = sel.groupby(setting_key(table), dropna=False)[list(SHOWN)].mean() * 100
     if per_query is None or "cell" not in table.columns or "cell" not in per_query.columns:
         return means.round(2)
     rows = []
@@ -49,11 +68,11 @@ def mean_over_k(table: pd.DataFrame, dataset: str = "ALL", per_query: pd.DataFra
         found = means_with_intervals(over_k(per_query[per_query["cell"] == cell], SHOWN), SHOWN)
         found = found[found["dataset"] == dataset]
         if not found.empty:
-            keys = group.iloc[0][_key(table)].to_dict()
+            keys = group.iloc[0][setting_key(table)].to_dict()
             rows.append({**keys, **{c: found.iloc[0][c] * 100 for c in found.columns if c.endswith((LOW, HIGH))}})
     if not rows:
         return means.round(2)
-    intervals = pd.DataFrame(rows).drop_duplicates(_key(table)).set_index(_key(table))
+    intervals = pd.DataFrame(rows).drop_duplicates(setting_key(table)).set_index(setting_key(table))
     return means.join(intervals).round(2)
 
 
@@ -110,7 +129,7 @@ def _pm(value: object, low: object, high: object, decimals: int) -> str:
 def at_k(table: pd.DataFrame, k: int = 8, metric: str = "drm", *, text: bool = False) -> pd.DataFrame:
     """``metric@k`` per dataset (columns) for each configuration (rows) (%); ``text``: each value as
     ``mean ± half-width`` of its 95 % interval, when the table has the interval columns."""
-    sel, key = table[table["k"] == k], _key(table)
+    sel, key = table[table["k"] == k], setting_key(table)
     wide = _wide(sel, metric, key)
     order = [d for d in wide.columns if d != "ALL"] + (["ALL"] if "ALL" in wide.columns else [])
     if not text or metric + LOW not in table.columns:

@@ -2,7 +2,7 @@
 
 A sweep file (TOML) names a ``base`` configuration and one or more ``[[grid]]`` tables; each
 grid is the product of its axes (``summary.<field>`` sets a SummaryConfig field, ``<plug-in>.<field>``
-an option of a registered method or stage, e.g. ``doc.doc_weight`` or ``within_doc.on``), and the
+an option of a registered method or stage, e.g. ``prior.weight`` or ``within_doc.on``), and the
 cells of all grids are run in order, duplicates once. An optional top-level
 ``reuse = ["../results/paper"]`` (relative to the sweep file) names published sweep folders whose
 cells are taken as they are instead of recomputed (only cells whose id, hence every input, is the same)::
@@ -38,19 +38,16 @@ from ..engine.embedding import Embedders
 from ..engine.progress import progress_bar
 from ..engine.summaries import SummaryConfig, SummaryError
 from .cells import CellCache, CellRecord, SweepFolder
-from .compat import modern_key
 from .config import RunConfig
 from .evaluate import evaluate
 from .identity import CellInputs, cell_inputs
 from .plugins import OpenContext
 from .provenance import current
+from .settings import OPTION_PREFIX, SCOPES, SUMMARY_PREFIX
 from .significance import compare_methods, holm
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
-
-# Config columns in which the variants compared at one setting differ (all summary_* columns too).
-VARIANT_COLUMNS = ("method", "variant")
 
 
 @dataclass(frozen=True)
@@ -58,7 +55,6 @@ class Sweep:
     name: str
     cells: tuple[RunConfig, ...]
     reuse: tuple[Path, ...] = ()  # published sweep folders whose cells count as cached (same cell id)
-    notes: tuple[str, ...] = ()  # what the file spells the old way (deprecations), for the user
 
 
 class SweepError(ValueError):
@@ -108,17 +104,6 @@ def _apply(config: RunConfig, settings: dict[str, object], where: str) -> RunCon
         raise SweepError(f"{where}: {e}") from None
 
 
-def _modern(settings: dict[str, object], notes: dict[str, None]) -> dict[str, object]:
-    """``settings`` with old spellings renamed (:mod:`.compat`), each notice noted once."""
-    out = {}
-    for key, value in settings.items():
-        new, notice = modern_key(key)
-        if notice:
-            notes[notice] = None
-        out[new] = value
-    return out
-
-
 def load_sweep(path: Path) -> Sweep:
     """The sweep file at ``path``; a :class:`SweepError` naming it (and the table and setting) when it
     is missing, not UTF-8, not TOML, empty or holds a setting of the wrong kind."""
@@ -134,24 +119,23 @@ def load_sweep(path: Path) -> Sweep:
         raise SweepError(f"{path}: invalid TOML: {e}") from None
     if not raw.get("base") and not raw.get("grid"):
         raise SweepError(f"{path}: no [base] and no [[grid]]: an empty sweep file")
-    notes: dict[str, None] = {}
     if not isinstance(raw.get("base", {}), dict):
         raise SweepError(f"{path}: 'base' must be a table ([base]), got {type(raw['base']).__name__}")
-    base = _apply(RunConfig(), _modern(raw.get("base", {}), notes), f"{path} [base]")
+    base = _apply(RunConfig(), raw.get("base", {}), f"{path} [base]")
     grids = raw.get("grid") or [{}]
     grids = [grids] if isinstance(grids, dict) else grids  # one [grid] table: a single grid, as [[grid]]
     if not isinstance(grids, list) or not all(isinstance(g, dict) for g in grids):
         raise SweepError(f"{path}: 'grid' must be tables ([[grid]] sections of 'setting = [values]')")
     cells: dict[RunConfig, None] = {}
     for n, grid in enumerate(grids, start=1):
-        axes = {k: (v if isinstance(v, list) else [v]) for k, v in _modern(grid, notes).items()}
+        axes = {k: (v if isinstance(v, list) else [v]) for k, v in grid.items()}
         for values in itertools.product(*axes.values()):
             cell = _apply(base, dict(zip(axes, values)), f"{path} [[grid]] #{n}")
             if not cell.summaries_read():
                 cell = replace(cell, summary=base.summary)  # summary axes do not change what reads no summaries
             cells.setdefault(cell)
     reuse = tuple((path.parent / folder).resolve() for folder in raw.get("reuse", []))
-    return Sweep(raw.get("name", path.stem), tuple(cells), reuse, tuple(f"{path}: {n}" for n in notes))
+    return Sweep(raw.get("name", path.stem), tuple(cells), reuse)
 
 
 def cell_id(config: RunConfig, ctx: OpenContext) -> str:
@@ -267,27 +251,26 @@ def evaluate_cell(config: RunConfig, ctx: OpenContext, inputs: CellInputs | None
 
 
 def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
-    """Every pair of variants that share all other settings: paired permutation tests per metric and
-    k with the mean difference's 95 % interval (a variant with retrieval signals, ``…+…``, is paired
-    with the plain variants only); ``p_holm``: the p-values Holm-corrected over the sweep's family
-    of comparisons at each (metric, k)."""
+    """Every pair of variants that share the same data, index and scoring settings but their method,
+    summaries and options: paired permutation tests per metric and k with the mean difference's
+    95 % interval. A variant with stages (the ``stages`` column) is paired with the variants
+    without stages only; two variants with different summary lengths only when one of them is
+    the plain default method. ``p_holm``: the p-values Holm-corrected over the sweep's family of
+    comparisons at each (metric, k)."""
     import pandas as pd
 
-    setting_cols = [
-        c
-        for c in RunConfig().columns()
-        if c in table.columns and c not in VARIANT_COLUMNS and not c.startswith("summary_")
-    ]
+    fixed = set(RunConfig().scoped(*SCOPES)) - {"method"}
+    setting_cols = [c for c in table.columns if c in fixed and not c.startswith(SUMMARY_PREFIX)]
     cells = table.drop_duplicates("cell")
-    plain = RunConfig().variant  # the default method without stages
+    plain = RunConfig().method  # the default method, without options or stages
     out = []
     for setting, group in cells.groupby(setting_cols, dropna=False):
-        variants = group[["cell", "variant", "summary_chars"]].to_dict("records")
+        variants = group.to_dict("records")
         for a, b in itertools.combinations(variants, 2):
-            if plain not in (a["variant"], b["variant"]) and a["summary_chars"] != b["summary_chars"]:
+            if not (_plain(a, plain) or _plain(b, plain)) and a["summary_chars"] != b["summary_chars"]:
                 continue  # every variant is paired with the plain baseline; the others at the same summary length
-            if "+" in a["variant"] and "+" in b["variant"]:
-                continue  # methods with retrieval signals are tested against the plain variants only
+            if _staged(a) and _staged(b):
+                continue  # methods with stages are tested against the variants without stages only
             sub = per_query[per_query["cell"].isin([a["cell"], b["cell"]])]
             pairs = compare_methods(sub, a["cell"], b["cell"], key="cell")
             pairs.insert(0, "variant_b", b["variant"])
@@ -302,3 +285,15 @@ def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
     for _, rows in table.groupby(["metric", "k"]):
         table.loc[rows.index, "p_holm"] = holm(rows["p_value"].to_numpy())
     return table
+
+
+def _staged(row: dict[str, object]) -> bool:
+    """Whether a results row's configuration has active stages (its ``stages`` column)."""
+    stages = row.get("stages")
+    return isinstance(stages, str) and bool(stages)
+
+
+def _plain(row: dict[str, object], method: str) -> bool:
+    """Whether a results row is the default method without options or stages."""
+    options = [k for k, v in row.items() if k.startswith(OPTION_PREFIX) and v == v and v is not None]
+    return row.get("method") == method and not _staged(row) and not options

@@ -329,7 +329,9 @@ def _bench_passages(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None
 def _bench_ray(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None:
     """(m) embedding in this process against a local Ray instance, and the expected scaling."""
     bench = load_benchmark(data_dir, base.datasets, base.protocol)
-    pool = build_pool(bench.documents)
+    pool = build_pool(
+        bench.documents, chunker=base.chunker, chunk_size=base.chunk_size, chunk_overlap=base.chunk_overlap
+    )
     texts = list(dict.fromkeys(pool.indexed[:: max(1, len(pool) // opts.chunks)]))[: opts.chunks]
     backend = default_backend()
     local = executor_throughput(texts, DEFAULT_MODEL, backend, Executor("local", partitions=1))

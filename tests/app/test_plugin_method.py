@@ -208,3 +208,43 @@ def test_step_4_tune_offers_it_answers_from_the_sweep_and_builds_other_stops(das
         at.run()
     assert not at.exception and at.dataframe, [f.read_text() for f in (cache / "builds").glob("*.json")]
     assert set(at.dataframe[0].value["method"]) == {TITLE} and "At k = 8" in [s.value for s in at.subheader]
+
+
+@pytest.fixture(scope="module")
+def with_new_option(tmp_path_factory) -> Path:
+    """The recipe's module with one more setting, added as CONTRIBUTING says: one line in its Options."""
+    root = tmp_path_factory.mktemp("word-overlap-new-option")
+    module = recipe_block(f"# {MODULE}.py")
+    anchor = '    min_length: int = option(default=1, help="query words shorter than this many characters are not counted")\n'
+    assert anchor in module
+    added = '    case_sensitive: bool = option(default=False, help="words matched as written, not lower-cased")\n'
+    (root / f"{MODULE}.py").write_text(module.replace(anchor, anchor + added), encoding="utf-8")
+    return root
+
+
+def test_a_setting_added_to_the_recipe_is_in_the_help_the_id_the_results_and_its_own_report_row(
+    with_new_option, demo, tmp_path
+):
+    helped = sac("--plugin", MODULE, "evaluate", "--help", path=with_new_option)
+    assert helped.returncode == 0, helped.stderr
+    assert "word-overlap.case_sensitive" in helped.stdout and "words matched as written" in helped.stdout
+    config = tmp_path / "options.toml"
+    config.write_text(
+        f'name = "options"\n[base]\nprotocol = "full"\ndatasets = ["demo_nda", "demo_privacy"]\n[[grid]]\nmethod = "{NAME}"\n'
+        f'"{NAME}.case_sensitive" = [false, true]\n',
+        "utf-8",
+    )
+    out = tmp_path / "out"
+    done = sac("sweep", "--config", str(config), "--data", str(demo), "--out", str(out), "--quiet",
+               path=with_new_option, plugins=MODULE, cache=tmp_path / "cache")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    results = pd.read_csv(out / "results.csv")
+    cells = results.drop_duplicates("cell")
+    assert len(cells) == 2  # two cells: their ids differ in that setting alone
+    column = f"option_{NAME}_case_sensitive"
+    assert column in results.columns and list(cells[column].fillna(False)) == [False, True]
+    assert set(cells["variant"]) == {NAME, f"{NAME}(case_sensitive=True)"}
+    report = sac("report", str(out / "results.csv"), path=with_new_option, plugins=MODULE)
+    assert report.returncode == 0, report.stderr
+    rows = [line for line in report.stdout.splitlines() if line.lstrip().startswith(NAME)]
+    assert len(rows) >= 2 and len({row.split()[0] for row in rows}) == 2, report.stdout  # two rows, never one mean

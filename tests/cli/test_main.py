@@ -28,7 +28,10 @@ HEAVY = (
         (["sweep"], "sac sweep: error: Missing option '--config'"),
         (["review", "export"], "sac review: error: export needs --session NAME"),
         (["evaluate", "--method", "nope"], "sac evaluate: error: Invalid value for '--method': 'nope' is not one of"),
-        (["evaluate", "--signals", "doc_weight=x"], "sac evaluate: error: Invalid value for '--signals'"),
+        (
+            ["evaluate", "--option", "prior.weight=x"],
+            "sac evaluate: error: Invalid value for '--option': option 'prior.weight' needs a float",
+        ),
         (["bench", "--parts", "memory,nope"], "sac bench: error: Invalid value for '--parts': unknown nope"),
         (["bench", "--sessions", "1,x"], "sac bench: error: Invalid value for '--sessions': '1,x' is not a comma"),
         (["bench", "--sessions", "1,40"], "sac bench: error: Invalid value for '--sessions': '1,40': 1 to 8 rounds"),
@@ -70,8 +73,11 @@ def test_help_lists_every_command_with_defaults_read_from_the_run_config(capsys)
         assert f"  {command} " in listed
     assert main(["evaluate", "--help"]) == 0
     flags = " ".join(capsys.readouterr().out.split())
-    assert "--chunk-size INTEGER characters [default: 500]" in flags
+    assert "--chunk-size INTEGER characters of the document per chunk [default: 500]" in flags
     assert "[default: (1,2,4,8,16,32,64)]" in flags and "--fusion-depth INTEGER" in flags
+    # every registered plug-in's options, with the help their Options dataclasses give
+    assert "Plug-in options (--option NAME=VALUE):" in flags
+    assert "prior.weight float, default 0.0: added to a chunk's cosine" in flags and "within_doc.on bool" in flags
 
 
 def test_index_also_embeds_the_benchmark_queries_so_compare_needs_no_model_for_them(demo_dir, embed_cache, capsys):

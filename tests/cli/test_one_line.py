@@ -104,11 +104,9 @@ def test_verify_names_a_bad_per_query_file_or_a_results_table_not_in_utf8(demo_d
         (b"\xff\xfename", "not UTF-8 (invalid start byte at byte 0)"),
     ],
 )
-def test_reidentify_names_an_empty_or_non_utf8_sweep_file(content, said, demo_dir, tmp_path, capsys):
-    old = _folder(tmp_path, "old")
-    (old / "cells.jsonl").unlink()
+def test_sweep_names_an_empty_or_non_utf8_sweep_file(content, said, demo_dir, tmp_path, capsys):
     (tmp_path / "s.toml").write_bytes(content)
-    argv = ["reidentify", str(old), "--config", str(tmp_path / "s.toml"), "--data", str(demo_dir)]
+    argv = ["sweep", "--config", str(tmp_path / "s.toml"), "--data", str(demo_dir), "--out", str(tmp_path / "o")]
     assert _one_line(argv, capsys) == f"{tmp_path / 's.toml'}: {said}"
 
 

@@ -4,11 +4,15 @@ decimal, intervals as ±, metrics as words, questions first."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pandas as pd
 import pytest
 
 from sac_core.dashboard import wording
+from sac_core.engine.summaries import SummaryConfig
+from sac_core.experiments import RunConfig
+from sac_core.experiments.methods import DOCUMENT_AWARE
 
 
 @pytest.mark.parametrize(
@@ -52,28 +56,51 @@ def test_words(column, text):
     assert "_" not in text
 
 
+def rows(*configs: RunConfig) -> list[dict[str, object]]:
+    """Result rows as sweeps write them: every settings column of each configuration."""
+    return [config.columns() for config in configs]
+
+
+FILE, EXTRACTIVE = SummaryConfig(provider="file"), SummaryConfig(provider="extractive")
+BASELINE = RunConfig(summary=FILE)
+SAC_GENERIC = RunConfig(method="sac", summary=FILE)
+SAC_EXPERT = RunConfig(method="sac", summary=replace(FILE, prompt="expert"))
+
+
 def test_method_names_come_from_the_catalogue():
-    names = wording.method_names(["baseline", "sac-file-generic-150", "sac-file-expert-150", "sac-extractive-150"])
+    extractive = RunConfig(method="sac", summary=EXTRACTIVE)
+    names = wording.method_names(rows(BASELINE, SAC_GENERIC, SAC_EXPERT, extractive))
     assert names == {
         "baseline": "Baseline",
         "sac-file-generic-150": "SAC generic",
         "sac-file-expert-150": "SAC expert",
         "sac-extractive-150": "SAC extractive",
     }
-    assert wording.method_names(["sac-file-expert-300"]) == {"sac-file-expert-300": "SAC expert"}
+    longer = SAC_EXPERT.with_(summary=replace(SAC_EXPERT.summary, chars=300))
+    assert wording.method_names(rows(longer)) == {"sac-file-expert-300": "SAC expert"}
 
 
 def test_method_names_never_collide_and_name_what_a_variant_adds():
-    names = wording.method_names(["sac-file-generic-150", "sac-file-generic-300"])
+    longer = SAC_GENERIC.with_(summary=replace(FILE, chars=300))
+    names = wording.method_names(rows(SAC_GENERIC, longer))
     assert names == {
         "sac-file-generic-150": "SAC generic, 150-character summaries",
         "sac-file-generic-300": "SAC generic, 300-character summaries",
     }
-    aware = "baseline+split+doc:summary300×8+bm25×0.125+gate:split"
-    names = wording.method_names([aware, aware + "+trim(drop0.2@16)", "a-plugin-variant"])
-    assert names[aware] == "Document-aware"
-    assert names[aware + "+trim(drop0.2@16)"] == "Document-aware, plus trim(drop0.2@16)"
+    aware = BASELINE.with_(options=DOCUMENT_AWARE)
+    trimmed = aware.with_(options={**DOCUMENT_AWARE, "trim.on": True, "trim.drop": 0.2, "trim.depth": 16})
+    routed = aware.with_(options={**DOCUMENT_AWARE, "route.docs": 2, "entities.weight": 0.1})
+    plugin = {"variant": "a-plugin-variant", "method": "nope"}
+    names = wording.method_names([*rows(aware, trimmed, routed), plugin])
+    assert names[aware.variant] == "Document-aware"
+    assert names[trimmed.variant] == "Document-aware, trimmed, with trim(drop0.2@16)"  # the preset set otherwise
+    assert names[routed.variant] == "Document-aware, plus route2, ent0.1"  # what it adds to the preset
     assert names["a-plugin-variant"] == "a-plugin-variant"  # nothing known: the id, never nothing
+
+
+def test_method_names_read_the_settings_columns_not_the_variant_id():
+    renamed = {**SAC_EXPERT.columns(), "variant": "what-a-table-called-it"}  # the id says nothing: the columns do
+    assert wording.method_names([renamed]) == {"what-a-table-called-it": "SAC expert"}
 
 
 def test_question_first_puts_the_question_before_the_document_it_names():

@@ -64,7 +64,7 @@ def test_every_chunk_span_of_the_real_corpus(real_data):
 
 def test_paragraph_chunker_packs_whole_paragraphs_and_splits_long_ones():
     text = "Title\n\nFirst paragraph.\n\n\nSecond one, a bit longer.\n \n" + "word " * 40
-    chunks = chunk_document("p.txt", text, "paragraph", 40)
+    chunks = chunk_document("p.txt", text, "paragraph", 40, 0)
     assert all(text[c.start : c.end] == c.text for c in chunks)
     assert chunks[0].text == "Title\n\nFirst paragraph."  # 23 characters: two paragraphs packed
     assert chunks[1].text == "Second one, a bit longer."  # 51 characters with the one before: its own chunk

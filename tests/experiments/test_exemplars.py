@@ -6,13 +6,12 @@ from __future__ import annotations
 import pytest
 
 from sac_core.engine.data import load_benchmark
-from sac_core.engine.retrieval import Signals
 from sac_core.engine.retrieval.within_document import WithinDocumentSettings
 from sac_core.experiments import NotBuilt, OpenContext, RunConfig, evaluate
 from sac_core.experiments.methods.within_document import open_bank
 
 DEMO = ("demo_nda", "demo_privacy")
-AWARE = Signals(split_query=True, doc_weight=8.0, doc_bm25=0.125, doc_gate="split")
+AWARE = {"split.on": True, "prior.weight": 8.0, "doc_bm25.weight": 0.125, "gate.mode": "split"}
 EXEMPLARS = {"within_doc.exemplar": 4.0, "within_doc.exemplar_similarity": 0.9, "within_doc.exemplar_protocol": "full"}
 
 
@@ -22,9 +21,7 @@ def bench(demo_dir):
 
 
 def config(**options: object) -> RunConfig:
-    return RunConfig(
-        protocol="full", datasets=DEMO, ks=(1, 4), options={"within_doc.on": True, **options}
-    ).with_options("doc", AWARE)
+    return RunConfig(protocol="full", datasets=DEMO, ks=(1, 4), options={"within_doc.on": True, **AWARE, **options})
 
 
 def test_the_exemplar_option_is_named_in_the_variant_and_changes_the_ranking(bench, demo_dir, embed_cache) -> None:

@@ -54,7 +54,7 @@ def config(bank: Path) -> RunConfig:
     """SAC (reads summaries) + the document-aware stage + within-document ranking with a bank of
     labelled passages in another folder: every kind of input is read."""
     base = RunConfig(protocol="full", datasets=("d",), method="sac", ks=(1, 2), summary=SummaryConfig(provider="file"))
-    options = {"doc.split_query": True, "doc.doc_weight": 2.0, "within_doc.on": True, "within_doc.exemplar": 1.0}
+    options = {"split.on": True, "prior.weight": 2.0, "within_doc.on": True, "within_doc.exemplar": 1.0}
     return base.with_(
         options={**options, "within_doc.exemplar_protocol": "full", "within_doc.exemplar_data": str(bank)}
     )
@@ -121,7 +121,7 @@ def change_setting(data: Path, bank: Path, at: int) -> RunConfig:
 
 
 def change_option(data: Path, bank: Path, at: int) -> RunConfig:
-    return config(bank).with_(options={**dict(config(bank).options), "doc.doc_weight": 3.0 + at % 5})
+    return config(bank).with_(options={**dict(config(bank).options), "prior.weight": 3.0 + at % 5})
 
 
 EDITS: dict[str, Edit] = {

@@ -4,7 +4,6 @@ gate checked on it (demo benchmark, real model)."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -63,8 +62,8 @@ def test_gated_prior_is_never_worse_than_the_baseline_on_queries_that_name_no_do
     out = tmp_path / "noname-demo"
     write_noname(demo_dir, out)
     base = RunConfig(protocol="full", datasets=DEMO, ks=(1, 4), summary=SummaryConfig(provider="file"))
-    gated = base.with_options("doc", replace(DOCUMENT_AWARE, doc_gate="split"))
-    ungated = base.with_options("doc", replace(DOCUMENT_AWARE, doc_gate="always"))
+    gated = base.with_(options={**DOCUMENT_AWARE, "gate.mode": "split"})
+    ungated = base.with_(options={**DOCUMENT_AWARE, "gate.mode": "always"})
 
     def per_query(config: RunConfig, data: Path) -> dict:
         bench = load_benchmark(data, DEMO, "full")

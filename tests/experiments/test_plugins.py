@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from sac_core.engine.retrieval import Signals
 from sac_core.experiments import METHODS, STAGES, Method, OpenContext, Opened, RunConfig, Stage, load_sweep
 from sac_core.experiments.config import parse_option
 from sac_core.experiments.plugins import Registry, SearchOnly
@@ -46,7 +45,7 @@ def echo() -> Iterator[Echo]:
 
 def test_built_in_plugins_and_the_default_method():
     assert METHODS.names()[:2] == ("baseline", "sac") and METHODS.default == "baseline"
-    assert "doc" in STAGES.names()
+    assert {"split", "prior", "gate", "within_doc"} <= set(STAGES.names())
     assert RunConfig().method == "baseline" and RunConfig(method="sac").method_plugin.title == "SAC"
     with pytest.raises(ValueError, match="method must be one of baseline, sac"):
         RunConfig(method="nope")
@@ -88,9 +87,7 @@ def test_options_are_columns_only_when_set_to_other_than_their_default(echo):
 
 
 def test_a_config_round_trips_through_its_dict(echo):
-    config = RunConfig(method="echo", options={"echo.depth": 2}, ks=(1, 8)).with_options(
-        "doc", Signals(split_query=True, doc_weight=2.0)
-    )
+    config = RunConfig(method="echo", options={"echo.depth": 2, "split.on": True, "prior.weight": 2.0}, ks=(1, 8))
     assert RunConfig.from_dict(config.to_dict()) == config
     with pytest.raises(ValueError, match="unknown field"):
         RunConfig.from_dict({**config.to_dict(), "colour": "red"})
@@ -110,7 +107,7 @@ def test_sweep_files_set_plugin_options(echo, tmp_path: Path):
     sweep.write_text('[base]\nprotocol = "full"\n[[grid]]\nmethod = ["echo"]\n"echo.depth" = [1, 2]\n', "utf-8")
     cells = load_sweep(sweep).cells
     assert [c.plugin_options("echo", EchoOptions).depth for c in cells] == [1, 2]
-    assert all(c.signals == Signals() and c.stages == () for c in cells)
+    assert all(c.stages == () for c in cells)
     sweep.write_text('[[grid]]\n"echo.depth" = [0]\n', "utf-8")
     with pytest.raises(SweepError, match=r"s.toml \[\[grid\]\] #1: .*depth must be >= 1"):
         load_sweep(sweep)
@@ -130,13 +127,25 @@ class Early(Stage[RunConfig]):
 
 
 def test_stages_apply_in_their_declared_order_not_the_order_registered(echo):
-    assert STAGES.names() == ("doc", "within_doc", "small_to_big", "trim")
+    signals = (
+        "split",
+        "prior",
+        "doc_bm25",
+        "doc_names",
+        "gate",
+        "route",
+        "sections",
+        "entities",
+        "expansion",
+        "rerank",
+    )
+    assert STAGES.names() == (*signals, "within_doc", "small_to_big", "trim")
     assert [stage.order for stage in STAGES] == sorted(stage.order for stage in STAGES)
     STAGES.register(Early())
     try:
         assert STAGES.names()[0] == "early" and next(iter(STAGES)).name == "early"
-        config = RunConfig(method="echo", options={"doc.doc_weight": 1.0, "trim.on": True})
-        assert [stage.name for stage in config.stages] == ["early", "doc", "trim"]
+        config = RunConfig(method="echo", options={"prior.weight": 1.0, "trim.on": True})
+        assert [stage.name for stage in config.stages] == ["early", "prior", "trim"]
     finally:
         STAGES.unregister("early")
 

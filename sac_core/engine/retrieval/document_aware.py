@@ -85,6 +85,9 @@ class DocumentAwareRetriever(Ranker):
     def chunk_vectors(self) -> np.ndarray:
         return self.vectors
 
+    def document_signals(self) -> Signals:
+        return self.signals
+
     def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
         """Top-k hits per query (the parts of a split query are encoded here, cached)."""
         s = self.signals

@@ -32,13 +32,14 @@ def chunk_text(chunk: Chunk) -> str:
 def build_pool(
     documents: Mapping[str, Document],
     *,
-    chunker: str = "rcts",
-    chunk_size: int = 500,
-    chunk_overlap: int = 0,
+    chunker: str,
+    chunk_size: int,
+    chunk_overlap: int,
     index_text: Callable[[Chunk], str] = chunk_text,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> Pool:
-    """Chunk documents (sorted by path, so the order is stable); each chunk indexed under
+    """Chunk documents (sorted by path, so the order is stable) with ``chunker`` into ``chunk_size``
+    characters that share ``chunk_overlap`` (a run's settings: ``RunConfig`` owns their defaults); each chunk indexed under
     ``index_text(chunk)``. ``on_progress(documents chunked, documents)`` after each document."""
     chunks: list[Chunk] = []
     paths = sorted(documents)

@@ -25,6 +25,7 @@ from ..data import Query, Span
 from ..embedding import Embedder
 from ..indexes import BM25Index, DenseIndex
 from .pool import Pool
+from .signal_options import Signals
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,10 @@ class Ranker(Protocol):
     def chunk_index(self) -> ChunkIndex | None:
         """The plain chunk index this ranker is (dense, BM25 or both; not a re-ranking on top of one),
         or None. What the document-aware ranking builds on, the Map draws and ``sac separation`` measures."""
+        return None
+
+    def document_signals(self) -> Signals | None:
+        """The document-aware signals this ranker applies (:mod:`.document_aware`), or None."""
         return None
 
     def document_evidence(self, queries: Sequence[str]) -> list[bool]:

@@ -7,11 +7,11 @@ from collections.abc import Mapping
 
 from ...engine.retrieval.routed import refinable
 from ...engine.retrieval.small_to_big import SmallToBigRanker, SmallToBigSettings
-from ..config import DOC, STAGES, RunConfig
+from ..config import STAGES, RunConfig
 from ..plugins import OpenContext, Opened, Preset, Stage
 from ..sentence_store import open_sentences
 from . import baseline
-from .document_aware import DOCUMENT_AWARE
+from .signals import DOCUMENT_AWARE, split_on
 
 NAME = "small_to_big"
 
@@ -37,11 +37,11 @@ class SmallToBig(Stage[RunConfig]):
     def wrap(self, opened: Opened, config: RunConfig, ctx: OpenContext) -> Opened:
         o = self.options(config)
         sentences = open_sentences(config, ctx, o.max_sentence_chars, embedded=bool(o.sentence_weight))
-        ranker = SmallToBigRanker(refinable(opened.ranker, NAME), o, sentences, split=config.signals.split_query)
+        ranker = SmallToBigRanker(refinable(opened.ranker, NAME), o, sentences, split=split_on(config))
         return Opened(ranker, opened.summaries)
 
     def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
-        aware = base.with_(method=baseline.NAME, options={"small_to_big.on": True}).with_options(DOC, DOCUMENT_AWARE)
+        aware = base.with_(method=baseline.NAME, options={**DOCUMENT_AWARE, "small_to_big.on": True})
         return {"doc-aware-s2b": Preset("Document-aware, small-to-big passages", aware)}
 
 

@@ -12,13 +12,13 @@ from ...engine.data import Benchmark, BenchmarkError, load_benchmark
 from ...engine.retrieval.exemplars import ExemplarBank, bank_texts, copies, exemplars_of
 from ...engine.retrieval.routed import refinable
 from ...engine.retrieval.within_document import WithinDocumentRanker, WithinDocumentSettings
-from ..config import DOC, STAGES, RunConfig
+from ..config import STAGES, RunConfig
 from ..identity import texts_digest
 from ..plugins import NotBuilt, OpenContext, Opened, Preset, Stage
 from ..reword import paraphrases
 from ..sentence_store import open_sentences
 from . import baseline
-from .document_aware import DOCUMENT_AWARE, DOCUMENT_AWARE_NAMES
+from .signals import DOCUMENT_AWARE, DOCUMENT_AWARE_NAMES, split_on
 
 NAME = "within_doc"
 
@@ -139,15 +139,14 @@ class WithinDocument(Stage[RunConfig]):
         sentences = open_sentences(config, ctx, o.max_sentence_chars) if o.sentence else None
         bank = open_bank(config, ctx, o) if o.exemplar else None
         ranker = WithinDocumentRanker(
-            refinable(opened.ranker, NAME), o, split=config.signals.split_query, sentences=sentences,
+            refinable(opened.ranker, NAME), o, split=split_on(config), sentences=sentences,
             exemplars=bank,
         )  # fmt: skip
         return Opened(ranker, opened.summaries)
 
     def presets(self, base: RunConfig) -> Mapping[str, Preset[RunConfig]]:
-        aware = base.with_(
-            method=baseline.NAME, options={"within_doc.on": True, "within_doc.bm25": 0.25, "within_doc.neighbour": 0.25}
-        ).with_options(DOC, DOCUMENT_AWARE)
+        within = {"within_doc.on": True, "within_doc.bm25": 0.25, "within_doc.neighbour": 0.25}
+        aware = base.with_(method=baseline.NAME, options={**DOCUMENT_AWARE, **within})
         exemplars = aware.with_(
             options={**dict(aware.options), "within_doc.exemplar": 4.0, "within_doc.exemplar_similarity": 0.9}
         )
@@ -157,7 +156,7 @@ class WithinDocument(Stage[RunConfig]):
             "doc-aware-exemplars": Preset("Document-aware, within-document ranking + clause exemplars", exemplars),
             "recommended": Preset(
                 "Recommended: document-aware (file names too) + clause exemplars by question family",
-                text_only.with_options(DOC, DOCUMENT_AWARE_NAMES),
+                text_only.with_(options={**dict(text_only.options), **DOCUMENT_AWARE_NAMES}),
             ),
             "recommended-text": Preset("Recommended, file names unread", text_only),
         }

@@ -1,7 +1,8 @@
 """Pages of the registered plug-ins (:data:`~sac_core.experiments.METHODS` and
-:data:`~sac_core.experiments.STAGES`): each has ``docs/methods/<name>.md``, hand-written around a
-generated options table read from its ``Options`` dataclass (field, type, default and the comment
-that follows the field in the source)."""
+:data:`~sac_core.experiments.STAGES`): each has ``docs/methods/<name>.md`` — or, for plug-ins that
+share a module (the document-aware signals), one page ``docs/methods/<module>.md`` for all of them —
+hand-written around a generated options table per plug-in read from its ``Options`` dataclass
+(field, type, default and its help: the field's ``option(help=…)``, else the comment after it)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from ...experiments import METHODS, STAGES
+from ...experiments.settings import help_of
 from .blocks import table
 from .regions import empty
 
@@ -27,21 +29,29 @@ class Plugin:
     title: str
     summary: str  # the first paragraph of its module's docstring
     options: type | None
-
-    @property
-    def page(self) -> str:
-        return f"methods/{self.name}.md"
+    page: str  # methods/<name>.md, or methods/<module>.md for the plug-ins of one module
 
 
 def plugins() -> list[Plugin]:
     """Every registered method, then every stage, in registry order."""
+    items = [(kind, item) for kind, registry in (("method", METHODS), ("stage", STAGES)) for item in registry]
+    modules = [type(item).__module__ for _, item in items]
     out = []
-    for kind, registry in (("method", METHODS), ("stage", STAGES)):
-        for item in registry:
-            module = inspect.getmodule(type(item))
-            doc = inspect.cleandoc(module.__doc__ or "") if module else ""
-            summary = markdown_of(doc.split("\n\n")[0].replace("\n", " "))
-            out.append(Plugin(item.name, kind, item.title or item.name, summary, item.Options))
+    for (kind, item), module_name in zip(items, modules):
+        module = inspect.getmodule(type(item))
+        doc = inspect.cleandoc(module.__doc__ or "") if module else ""
+        summary = markdown_of(doc.split("\n\n")[0].replace("\n", " "))
+        shared = modules.count(module_name) > 1
+        page = f"methods/{module_name.rsplit('.', 1)[-1] if shared else item.name}.md"
+        out.append(Plugin(item.name, kind, item.title or item.name, summary, item.Options, page))
+    return out
+
+
+def pages() -> dict[str, list[Plugin]]:
+    """Each plug-in page with the plug-ins it documents, in registry order."""
+    out: dict[str, list[Plugin]] = {}
+    for plugin in plugins():
+        out.setdefault(plugin.page, []).append(plugin)
     return out
 
 
@@ -94,7 +104,7 @@ def options_table(plugin: Plugin) -> list[str]:
         ]
     comments = field_comments(plugin.options)
     rows = [
-        [f"`{plugin.name}.{f.name}`", f"`{f.type}`", _default(f), comments.get(f.name, "")]
+        [f"`{plugin.name}.{f.name}`", f"`{f.type}`", _default(f), help_of(f) or comments.get(f.name, "")]
         for f in fields(plugin.options)
     ]
     usage = (
@@ -106,22 +116,27 @@ def options_table(plugin: Plugin) -> list[str]:
 
 def plugins_table() -> list[str]:
     """Every plug-in with a link to its page: the Methods index."""
-    rows = [[f"[{p.title}]({p.name}.md)", f"`{p.name}`", p.kind, p.summary] for p in plugins()]
+    rows = [[f"[{p.title}]({p.page.removeprefix('methods/')})", f"`{p.name}`", p.kind, p.summary] for p in plugins()]
     return table(["plug-in", "name", "kind", "what it does"], rows)
 
 
-def skeleton(plugin: Plugin) -> str:
-    """A new plug-in's page: its docstring, its generated options; the rest to be written."""
+def skeleton(documented: list[Plugin]) -> str:
+    """A new plug-in page: the first plug-in's title and docstring, each plug-in's generated options; the rest to be written."""
+    first = documented[0]
+    options = [
+        line for plugin in documented for line in (f"### `{plugin.name}`", "", empty(f"options:{plugin.name}"), "")
+    ]
+    if len(documented) == 1:
+        options = [empty(f"options:{first.name}"), ""]
     return "\n".join(
         [
-            f"# {plugin.title}",
+            f"# {first.title}",
             "",
-            plugin.summary,
+            first.summary,
             "",
             "## Options",
             "",
-            empty(f"options:{plugin.name}"),
-            "",
+            *options,
             "## Results",
             "",
             "No committed results yet.",

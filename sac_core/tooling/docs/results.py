@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ...engine.data import read_table
 from ...experiments.cells import PER_QUERY, RESULTS, is_work_folder, read_per_query
-from ...experiments.report import KEY, cell_means, lbr_table, plus_minus, provenance_lines
+from ...experiments.report import cell_means, lbr_table, plus_minus, provenance_lines, setting_key
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
@@ -102,8 +102,7 @@ class Results:
             raise DocsError(f"{self.label}/{name}: no results.csv and no results tables")
         per_query = read_per_query(folder / PER_QUERY) if (folder / PER_QUERY).is_file() else None
         means = cell_means(table, per_query)
-        cells = table.drop_duplicates("cell")
-        settings = tuple(c for c in KEY[1:] if c in cells.columns and cells[c].nunique(dropna=False) > 1)
+        settings = tuple(setting_key(table)[1:])
         at_8 = table[(table["dataset"] == "ALL") & (table["k"] == 8)].drop_duplicates("cell").set_index("cell")["drm"]
         return Sweep(
             name, f"results/{name}", table, means, plus_minus(means), dict(at_8 * 100), _lbr(table), settings,

@@ -20,7 +20,7 @@ from .blocks import Block, pick, render_csv, render_lbr, render_means, render_te
 from .catalogue import BLOCKS, NAV
 from .commands import command_pages, commands_table, page
 from .figures import means_figure
-from .plugins import options_table, plugins, plugins_table, skeleton
+from .plugins import Plugin, options_table, pages, plugins, plugins_table, skeleton
 from .regions import fill, regions
 from .results import DocsError, Results
 from .sweep_pages import figure_name, sweep_page, sweeps_table
@@ -54,8 +54,8 @@ def generate(project: Path, commands: click.Group, results_dir: Path | None = No
             files[f"docs/{figure_name(name)}"] = figure
     files.update({f"docs/{path}": text for path, text in command_pages(commands).items()})
     hand = {path: (project / path).read_text(encoding="utf-8") for path in _hand_pages(project)}
-    for plugin in plugins():
-        hand.setdefault(f"docs/{plugin.page}", skeleton(plugin))
+    for page_name, documented in pages().items():
+        hand.setdefault(f"docs/{page_name}", skeleton(documented))
     found: dict[str, dict[str, str]] = {}
     for path, text in hand.items():
         render = _renderer(path, results, commands, files)
@@ -109,10 +109,18 @@ def _block(block: Block, results: Results, to_docs: str, files: dict[str, str]) 
     return "\n".join(kinds[block.kind](block, results))
 
 
+def _group_title(documented: list[Plugin]) -> str:
+    """The nav title of a page of several plug-ins: their module docstring's first sentence, cut at its colon."""
+    return documented[0].summary.split(",")[0].split(":")[0].removeprefix("The ").capitalize()
+
+
 def nav(results: Results, commands: click.Group) -> str:
     """The ``nav`` of mkdocs.yml: :data:`.catalogue.NAV`, with the generated sections filled in."""
     generated = {
-        "@methods": [(p.title, p.page) for p in plugins()],
+        "@methods": [
+            (documented[0].title if len(documented) == 1 else _group_title(documented), page_name)
+            for page_name, documented in pages().items()
+        ],
         "@results": [(name, f"results/{name}.md") for name in results.sweep_names()],
         "@cli": [(f"sac {name}", page(name)) for name in commands.list_commands(click.Context(commands))],
     }

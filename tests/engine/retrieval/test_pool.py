@@ -14,7 +14,7 @@ DOCS = {
 
 
 def test_baseline_indexes_each_chunk_under_its_own_text_in_path_order():
-    pool = build_pool(DOCS, chunker="naive", chunk_size=12)
+    pool = build_pool(DOCS, chunker="naive", chunk_size=12, chunk_overlap=0)
     assert [(c.file_path, c.start, c.end) for c in pool.chunks] == [
         ("a/one.txt", 0, 11),
         ("b/two.txt", 0, 12),
@@ -25,7 +25,11 @@ def test_baseline_indexes_each_chunk_under_its_own_text_in_path_order():
 
 def test_sac_prepends_the_documents_summary_and_keeps_the_span():
     pool = build_pool(
-        DOCS, chunker="naive", chunk_size=12, index_text=summary_augmented({"a/one.txt": "A.", "b/two.txt": "B."})
+        DOCS,
+        chunker="naive",
+        chunk_size=12,
+        chunk_overlap=0,
+        index_text=summary_augmented({"a/one.txt": "A.", "b/two.txt": "B."}),
     )
     assert pool.indexed[0] == "[document summary] A.\n[content] Alpha beta."
     assert pool.indexed[2] == augment(" Epsilon.", "B.") == SAC_TEMPLATE.format(summary="B.", chunk=" Epsilon.")
@@ -34,4 +38,6 @@ def test_sac_prepends_the_documents_summary_and_keeps_the_span():
 
 def test_a_missing_summary_names_the_document():
     with pytest.raises(KeyError, match=r"b/two\.txt"):
-        build_pool(DOCS, chunker="naive", chunk_size=12, index_text=summary_augmented({"a/one.txt": "A."}))
+        build_pool(
+            DOCS, chunker="naive", chunk_size=12, chunk_overlap=0, index_text=summary_augmented({"a/one.txt": "A."})
+        )
