@@ -358,4 +358,4 @@ def map_data(s: state.Settings, ws: compare.Workspace, column: compare.Column, m
     projection and figures are also kept on disk beside the saved index)."""
     key = shared.resource_key("map", ws.data_key, s.cache_dir, column.config, method)
     index = maps.column_index(ws.retrievers, column.name)
-    return registry().get(key, lambda: maps.map_data(index, s.cache_dir, column.config, method))
+    return registry().get(key, lambda: maps.map_data(index, s.cache_dir, method))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..engine import store
 from ..engine.data import Benchmark
 from ..engine.data import available_datasets as available_datasets
 from ..engine.metrics import means_with_intervals, over_k
@@ -61,7 +62,7 @@ def results_root() -> Path:
 
 
 def demo_results_root(cache_dir: Path) -> Path:
-    return Path(cache_dir) / "results"
+    return store.folder(cache_dir, "demo results")
 
 
 @dataclass(frozen=True)

@@ -3,31 +3,29 @@ coloured by document: near-identical documents lie on top of each other in the b
 summary prefix of SAC pulls each document's chunks apart.
 
 - Projection: PCA (scikit-learn) by default, UMAP (umap-learn) as an option; computed once per
-  saved index and kept in its folder (``projection-<method>.npz``), so a rebuilt index never shows
-  an old map. Queries are placed with the same PCA; for UMAP, at the mean position of their 5
+  set of vectors and kept in the store (kind ``projections``, keyed by the vectors' SHA-256), so a
+  rebuilt index of other vectors never shows an old map. Queries are placed with the same PCA; for UMAP, at the mean position of their 5
   nearest chunks (UMAP has no cheap exact transform).
 - At most :data:`MAX_POINTS` points are drawn (a WebGL scatter): above that, every chunk of the
   documents the picked query involves, then every n-th chunk of the others (a fixed stride).
-- Separation figures (:mod:`sac_core.engine.metrics.separation`) per index, cached beside it.
+- Separation figures (:mod:`sac_core.engine.metrics.separation`) per set of vectors, kept likewise.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..engine import store
 from ..engine.data import Query
 from ..engine.metrics import document_silhouette, own_document_share
 from ..engine.retrieval import ChunkIndex, Hit, Ranker
-from ..experiments import Column, RunConfig
-from ..experiments.index_store import index_folder
+from ..experiments import Column
 from .curves import PALETTE
 from .text import svg_text
 
@@ -69,26 +67,20 @@ def project(vectors: np.ndarray, method: str = "pca", seed: int = 0) -> Projecti
 
 
 def vectors_digest(vectors: np.ndarray) -> str:
-    """A fingerprint of an index's vectors (BLAKE2b of their bytes, ~1 GB/s): what the figures kept
-    beside the index were computed from. A same-sized index of other texts has another one."""
-    return hashlib.blake2b(np.ascontiguousarray(vectors).data, digest_size=16).hexdigest()
+    """A fingerprint of an index's vectors (SHA-256 of their bytes): what the figures kept in the
+    store were computed from. A same-sized index of other texts has another one."""
+    return store.sha256(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
 
 
-def cached_projection(folder: Path, vectors: np.ndarray, method: str) -> Projection:
-    """The projection saved in an index folder for exactly these vectors, computed and saved the first time."""
-    path = Path(folder) / f"projection-{method}.npz"
-    digest = vectors_digest(vectors)
-    if path.is_file():
-        saved = np.load(path)
-        if "digest" in saved and str(saved["digest"]) == digest:
+def cached_projection(cache_dir: Path, vectors: np.ndarray, method: str) -> Projection:
+    """The projection of exactly these vectors, from the store (computed and kept the first time)."""
+    address = store.key("projections", {"vectors": vectors_digest(vectors), "figure": method})
+    with store.entries(cache_dir, "projections") as kept:
+        saved = kept.get(address)
+        if isinstance(saved, dict):
             return Projection(method, saved["xy"], saved.get("mean"), saved.get("components"))
-    projection = project(vectors, method)
-    arrays = {"xy": projection.xy, "digest": np.array(digest)}
-    if projection.mean is not None and projection.components is not None:
-        arrays |= {"mean": projection.mean, "components": projection.components}
-    tmp = path.with_name(f".{path.stem}.tmp.npz")
-    np.savez(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub types the keyword arguments too narrowly
-    tmp.replace(path)
+        projection = project(vectors, method)
+        kept.set(address, {"xy": projection.xy, "mean": projection.mean, "components": projection.components})
     return projection
 
 
@@ -111,18 +103,17 @@ def separation(vectors: np.ndarray, documents: Sequence[str]) -> Separation:
     )
 
 
-def cached_separation(folder: Path, vectors: np.ndarray, documents: Sequence[str]) -> Separation:
-    """The separation figures saved in an index folder for exactly these vectors and documents."""
-    path = Path(folder) / "separation.json"
-    digest = hashlib.sha256(json.dumps([vectors_digest(vectors), list(documents)]).encode()).hexdigest()
-    if path.is_file():
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw.pop("digest", None) == digest:
-            return Separation(**raw)
-    result = separation(vectors, documents)
-    tmp = path.with_name(".separation.tmp.json")
-    tmp.write_text(json.dumps({**result.__dict__, "digest": digest}), encoding="utf-8")
-    tmp.replace(path)
+def cached_separation(cache_dir: Path, vectors: np.ndarray, documents: Sequence[str]) -> Separation:
+    """The separation figures of exactly these vectors and documents, from the store (computed and
+    kept the first time)."""
+    recipe = {"vectors": vectors_digest(vectors), "documents": store.sha256(list(documents)), "figure": "separation"}
+    address = store.key("projections", recipe)
+    with store.entries(cache_dir, "projections") as kept:
+        saved = kept.get(address)
+        if isinstance(saved, dict):
+            return Separation(**saved)
+        result = separation(vectors, documents)
+        kept.set(address, asdict(result))
     return result
 
 
@@ -259,14 +250,15 @@ class MapData:
     separation: Separation
 
 
-def map_data(retriever: ChunkIndex, cache_dir: Path, config: RunConfig, method: str) -> MapData:
-    """What the Map draws for one index, from (and kept beside) its saved index folder."""
+def map_data(retriever: ChunkIndex, cache_dir: Path, method: str) -> MapData:
+    """What the Map draws for one index, from (and kept in) the store of ``cache_dir``."""
     if retriever.dense is None:
         raise ValueError("a BM25-only index has no embeddings to draw")
     vectors = retriever.dense.vectors()
-    folder = index_folder(cache_dir, config)
     documents = [c.file_path for c in retriever.pool.chunks]
-    return MapData(vectors, cached_projection(folder, vectors, method), cached_separation(folder, vectors, documents))
+    return MapData(
+        vectors, cached_projection(cache_dir, vectors, method), cached_separation(cache_dir, vectors, documents)
+    )
 
 
 def column_index(rankers: Mapping[str, Ranker], name: str) -> ChunkIndex:

@@ -11,8 +11,8 @@ A sweep folder (committed under ``results/<name>/``)::
                          the provenance of the code that computed it, and its run time
     runs/<cell>.jsonl.gz the run: each query's ranked spans
 
-The cell cache (``<cache>/sweep_cells``, diskcache) holds :class:`CellRecord` s by cell id
-(:mod:`.identity`); sweeps, ``sac verify`` and the dashboard's Tune builds share it.
+The cell cache (the store's kind ``cells``, ``<cache>/sweep_cells``) holds :class:`CellRecord` s by
+cell id (:mod:`.identity`); sweeps, ``sac verify`` and the dashboard's Tune builds share it.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import diskcache
-
+from ..engine import store
 from ..engine.data import Span
 from ..engine.metrics import METRICS
 from .config import RunConfig, column_defaults
@@ -43,7 +42,6 @@ PER_QUERY = "per_query.csv.gz"
 SIGNIFICANCE = "significance.csv"
 MANIFEST = "cells.jsonl"
 RUNS = "runs"
-CELLS = "sweep_cells"  # folder of the cell cache under the cache directory
 DATA_DIGEST = "data_digest"  # results column: the benchmark's content digest (shortened)
 # Suffixes of the work folders `sac reidentify` writes beside a sweep folder while it runs: never a sweep.
 WORK_SUFFIXES = (".reidentified", ".v1")
@@ -112,13 +110,13 @@ class CellCache:
     ``evict``; a context manager (closes the database)."""
 
     def __init__(self, cache_dir: Path) -> None:
-        self.folder = Path(cache_dir) / CELLS
-        self._db = diskcache.Cache(str(self.folder), eviction_policy="none")
+        self.folder = store.folder(cache_dir, "cells")
+        self._db = store.entries(cache_dir, "cells")
 
     @staticmethod
     def exists(cache_dir: Path) -> bool:
         """Whether this cache folder holds a cell cache yet (opening one creates it)."""
-        return (Path(cache_dir) / CELLS / "cache.db").is_file()
+        return (store.folder(cache_dir, "cells") / "cache.db").is_file()
 
     def get(self, cid: str) -> CellRecord | None:
         """The cached cell, or None when absent or unreadable (pickled by an older layout of the

@@ -243,3 +243,34 @@ def test_every_row_says_which_code_and_data_made_it(demo_dir, embed_cache, tmp_p
         ).all()
     line = json.loads((tmp_path / "out" / "cells.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert line["cell"] == table["cell"].iloc[0] and line["inputs"]["data"].startswith(table["data_digest"].iloc[0])
+
+
+def _own_cells(embed_cache, at):
+    """A cache folder of its own cells that shares the session's embeddings (nothing is encoded twice)."""
+    (embed_cache / "embeddings").mkdir(parents=True, exist_ok=True)
+    at.mkdir()
+    (at / "embeddings").symlink_to(embed_cache / "embeddings")
+    return at
+
+
+def test_a_cell_of_an_older_plug_in_version_is_stale_then_recomputed(demo_dir, embed_cache, tmp_path, monkeypatch):
+    """A published cell is never re-identified: once its plug-in's version changed, ``--cached-only``
+    lists it as stale and a sweep recomputes it under its new id; its own payload is left as it was."""
+    from sac_core.experiments.methods import BASELINE
+
+    path = tmp_path / "one.toml"
+    path.write_text('[base]\nprotocol = "full"\ndatasets = ["demo_nda", "demo_privacy"]\nks = [1, 4]\n')
+    sweep = load_sweep(path)
+    cache, out = _own_cells(embed_cache, tmp_path / "cache"), tmp_path / "out"
+    old = run_sweep(sweep, demo_dir, cache, out, progress=False)["cell"].iloc[0]
+    monkeypatch.setattr(type(BASELINE), "version", BASELINE.version + 1)
+    missing: list[str] = []
+    with pytest.raises(SweepError, match="no cell is cached"):
+        run_sweep(
+            sweep, demo_dir, cache, out, progress=False, cached_only=True, on_missing=lambda c, why: missing.append(why)
+        )
+    assert missing == [f"stale: published cell {old} was made from other plugins"]
+    assert json.loads((out / "cells.jsonl").read_text())["cell"] == old  # published as it was, not renamed
+    new = run_sweep(sweep, demo_dir, cache, out, progress=False)["cell"].iloc[0]
+    entry = json.loads((out / "cells.jsonl").read_text())
+    assert new != old and entry["cell"] == new and entry["inputs"]["plugins"]["baseline"]["version"] == BASELINE.version
