@@ -11,6 +11,10 @@ A sweep folder (committed under ``results/<name>/``)::
                          the provenance of the code that computed it, and its run time
     runs/<cell>.jsonl.gz the run: each query's ranked spans
 
+A sweep writes a folder in two steps: each new cell is appended (its rows, its manifest line, its
+run), so an interrupted sweep leaves valid tables of the cells it finished; at the end every file
+is written once in the sweep's order (:meth:`SweepFolder.write`), byte-stable.
+
 The cell cache (the store's kind ``cells``, ``<cache>/sweep_cells``) holds :class:`CellRecord` s by
 cell id (:mod:`.identity`); sweeps, ``sac verify`` and the dashboard's Tune builds share it.
 """
@@ -245,11 +249,7 @@ class SweepFolder:
 
         self.path.mkdir(parents=True, exist_ok=True)
         (self.path / RUNS).mkdir(exist_ok=True)
-        table = pd.concat([r.result_rows() for r in records], ignore_index=True)
-        # provenance, digest and run time last: columns only some cells have (option_*, summaries_*)
-        # then keep one order whether a cell was computed now or read back from a published folder
-        tail = [*PROVENANCE_COLUMNS, DATA_DIGEST, "cell_seconds"]
-        table = _as_written(table[[c for c in table.columns if c not in tail] + tail])  # typed as it is read back
+        table = _results_table([r.result_rows() for r in records])
         table.to_csv(self.results, index=False)
         per_query = pd.concat([r.per_query_rows() for r in records], ignore_index=True)
         per_query.to_csv(self.per_query, index=False, compression={"method": "gzip", "mtime": 0})
@@ -257,6 +257,26 @@ class SweepFolder:
         for record in records:
             _write_run(self.run_path(record.id), record.run)
         return table, per_query
+
+    def start(self, records: list[CellRecord]) -> None:
+        """Write ``records`` as the folder before new cells are appended (none: no tables yet)."""
+        if records:
+            self.write(records)
+            return
+        for path in (self.results, self.per_query, self.manifest):
+            path.unlink(missing_ok=True)
+
+    def append(self, record: CellRecord) -> None:
+        """Add one cell at the end of the folder (its rows, manifest line and run), reading or
+        writing nothing of the cells before it: what a sweep does after each new cell. A cell with
+        a column the table lacks (an option no cell before set) rewrites that one table."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        (self.path / RUNS).mkdir(exist_ok=True)
+        _write_run(self.run_path(record.id), record.run)
+        _append_rows(self.results, _results_table([record.result_rows()]), compress=False)
+        _append_rows(self.per_query, record.per_query_rows(), compress=True)
+        with self.manifest.open("a", encoding="utf-8") as f:
+            f.write(record.manifest_line() + "\n")
 
     def write_significance(self, table: pd.DataFrame) -> None:
         table.to_csv(self.significance, index=False)
@@ -282,6 +302,37 @@ def iter_folders(root: Path) -> Iterator[SweepFolder]:
         for path in sorted(p for p in root.iterdir() if p.is_dir() and not is_work_folder(p)):
             if SweepFolder(path).results.is_file():
                 yield SweepFolder(path)
+
+
+def _results_table(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The result rows of cells as ``results.csv`` holds them: provenance, digest and run time last
+    (columns only some cells have, option_* and summaries_*, then keep one order whether a cell was
+    computed now or read back from a published folder), typed as they are read back."""
+    import pandas as pd
+
+    table = pd.concat(parts, ignore_index=True)
+    tail = [*PROVENANCE_COLUMNS, DATA_DIGEST, "cell_seconds"]
+    return _as_written(table[[c for c in table.columns if c not in tail] + tail])
+
+
+def _append_rows(path: Path, rows: pd.DataFrame, *, compress: bool) -> None:
+    """``rows`` at the end of the CSV table ``path`` (gzip: one more member), in its columns; the
+    table rewritten with the union of the columns when ``rows`` has one it lacks, or written anew."""
+    import pandas as pd
+
+    options = {"compression": {"method": "gzip", "mtime": 0}} if compress else {}
+    header = list(pd.read_csv(path, nrows=0).columns) if path.is_file() else []
+    if not header or not set(rows.columns) <= set(header):
+        whole = pd.concat([pd.read_csv(path), rows], ignore_index=True) if header else rows
+        whole.to_csv(path, index=False, **options)
+        return
+    text = rows.reindex(columns=header).to_csv(index=False, header=False)
+    if compress:
+        with gzip.GzipFile(path, mode="ab", mtime=0) as f:
+            f.write(text.encode("utf-8"))
+    else:
+        with path.open("a", encoding="utf-8", newline="") as f:
+            f.write(text)
 
 
 def _as_written(results: pd.DataFrame) -> pd.DataFrame:
