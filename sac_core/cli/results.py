@@ -1,10 +1,9 @@
-"""``sac verify`` (recompute a sweep folder's cells from nothing and compare) and ``sac reidentify``
-(give a sweep folder published before cell ids hashed every input its ids of today, after proving
-what can be proved about its inputs)."""
+"""``sac verify``: recompute a sweep folder's cells from nothing and compare. (A published cell whose
+inputs changed is never re-identified: ``sac sweep --cached-only`` lists it as stale and ``sac sweep``
+recomputes it.)"""
 
 from __future__ import annotations
 
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -12,11 +11,8 @@ from typing import Any
 import click
 
 from ..engine.metrics import METRICS
-from ..experiments import load_sweep
-from ..experiments.cells import SweepFolder
-from ..experiments.reidentify import Reidentified, reidentify_folder
 from ..experiments.verify import TOLERANCE, Verified, verify_folder
-from .options import CACHE, DATA_DIR, FILE, QUIET, cache_dir_of, data_dir_of, say
+from .options import CACHE, DATA_DIR, QUIET, cache_dir_of, data_dir_of
 
 FOLDER = click.Path(path_type=Path, exists=True, file_okay=False)
 
@@ -64,45 +60,4 @@ def verify_command(**params: Any) -> int:
     return 1 if bad else 0
 
 
-@click.command("reidentify")
-@click.argument("results_dir", type=FOLDER)
-@click.option("--config", type=FILE, required=True, help="the sweep file that made the folder")
-@DATA_DIR
-@CACHE
-def reidentify_command(**params: Any) -> int:
-    """Give a sweep folder of cell ids version 1 its ids of today, its inputs proved unchanged first.
-
-    RESULTS_DIR: a sweep folder without cells.jsonl (written before 2026-11-25). Each cell's
-    version-1 id must follow from its settings and the data folder in use, and its run rescored
-    must give its published metrics; provenance names the commit that published the cell.
-    """
-    folder = params["results_dir"]
-    if SweepFolder(folder).manifest.is_file():
-        raise click.ClickException(f"{folder}: already identified by every input ({SweepFolder(folder).manifest.name})")
-    sweep = load_sweep(params["config"])
-    results = SweepFolder(folder).results
-
-    def published_by(cid: str) -> str:
-        """The commit that first wrote cell ``cid`` into the folder's results table (git's pickaxe)."""
-        found = subprocess.run(
-            ["git", "log", "--format=%H", "--reverse", "-S", cid, "--", results.name],
-            capture_output=True,
-            text=True,
-            check=False,
-            cwd=results.resolve().parent,
-        )
-        lines = found.stdout.split()
-        return lines[0] if found.returncode == 0 and lines else ""
-
-    def show(cell: Reidentified) -> None:
-        print(f"{cell.old} → {cell.new} {cell.variant}: rescored Δ {cell.rescored:.1e}, means Δ {cell.means:.1e}")
-
-    start = time.perf_counter()
-    done = reidentify_folder(
-        folder, sweep, data_dir_of(params), cache_dir_of(params), published_by=published_by, on_cell=show
-    )
-    say(f"{len(done)} cells of {folder} re-identified in {time.perf_counter() - start:.1f}s")
-    return 0
-
-
-COMMANDS = (verify_command, reidentify_command)
+COMMANDS = (verify_command,)

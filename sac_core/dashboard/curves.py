@@ -113,7 +113,7 @@ def list_sweeps(roots: Sequence[Path]) -> list[SweepFolder]:
         root = Path(root)
         if not root.is_dir():
             continue
-        for candidate in (root, *sorted(p for p in root.iterdir() if p.is_dir() and not cells.is_work_folder(p))):
+        for candidate in (root, *sorted(p for p in root.iterdir() if p.is_dir())):
             folder = _folder(candidate)
             if folder is not None:
                 found.setdefault(candidate.resolve(), folder)
@@ -278,7 +278,7 @@ def mean_over_k(
 
 UNIDENTIFIED = (
     "computed before results carried their code, data digest and full identity (cell ids of version 1): "
-    "not checked against the data in use; `sac reidentify` proves its inputs and gives it today's ids"
+    "not checked against the data in use; `sac sweep` recomputes it with today's ids"
 )
 
 

@@ -47,8 +47,6 @@ SIGNIFICANCE = "significance.csv"
 MANIFEST = "cells.jsonl"
 RUNS = "runs"
 DATA_DIGEST = "data_digest"  # results column: the benchmark's content digest (shortened)
-# Suffixes of the work folders `sac reidentify` writes beside a sweep folder while it runs: never a sweep.
-WORK_SUFFIXES = (".reidentified", ".v1")
 # Settings copied onto every per-query row (what the Curves page filters and labels by).
 PER_QUERY_EXTRA = ("variant", "chunk_size", "semantic_weight", "model", "protocol", "summary_chars")
 
@@ -291,15 +289,10 @@ def read_per_query(path: Path) -> pd.DataFrame | None:
     return pd.read_csv(file) if file.is_file() else None
 
 
-def is_work_folder(path: Path) -> bool:
-    """Whether ``path`` is a half-written folder of ``sac reidentify`` (see :data:`WORK_SUFFIXES`)."""
-    return Path(path).name.endswith(WORK_SUFFIXES)
-
-
 def iter_folders(root: Path) -> Iterator[SweepFolder]:
     """The published sweep folders directly under ``root``, by name (work folders left out)."""
     if root.is_dir():
-        for path in sorted(p for p in root.iterdir() if p.is_dir() and not is_work_folder(p)):
+        for path in sorted(p for p in root.iterdir() if p.is_dir()):
             if SweepFolder(path).results.is_file():
                 yield SweepFolder(path)
 

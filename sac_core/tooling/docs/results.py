@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...experiments.cells import PER_QUERY, RESULTS, is_work_folder, read_per_query
+from ...experiments.cells import PER_QUERY, RESULTS, read_per_query
 from ...experiments.report import KEY, cell_means, lbr_table, plus_minus, provenance_lines
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
@@ -71,9 +71,9 @@ class Results:
         self._sweeps: dict[str, Sweep] = {}
 
     def sweep_names(self) -> list[str]:
-        """Folders holding a sweep's ``results.csv`` with per-query rows, sorted (work folders left out)."""
+        """Folders holding a sweep's ``results.csv`` with per-query rows, sorted."""
         found = self.root.glob(f"*/{RESULTS}")
-        return sorted(p.parent.name for p in found if (p.parent / PER_QUERY).is_file() and not is_work_folder(p.parent))
+        return sorted(p.parent.name for p in found if (p.parent / PER_QUERY).is_file())
 
     def sweep(self, name: str) -> Sweep:
         if name not in self._sweeps:
