@@ -17,14 +17,14 @@ renamed. The kinds (``<cache>/<folder>``; *entries* are a ``diskcache`` namespac
     projections  projections/  entries            an index's vectors and the figure (a 2-D map, separation)
     indexes      indexes/<key>/        folders    the settings that decide an index (its manifest holds the
                                                   content digests and versions, checked before use)
-    sentences    sentences/<key>.json  markers    model, backend, sentence length, documents, libraries
+    sentences    sentences/<key>.json  markers    model and weights, backend, sentence length, documents, libraries
     onnx         onnx/<model>-<key>.onnx  files   the model folder and its files' sizes and times
 
 The two kinds *by text* keep the key strings they had before this module (their entries, hours of
 CPU or paid requests, stay readable as they are): the recipe's labels, then the SHA-256 of the text.
 The other places of the cache directory hold no computed result (:data:`PLACES`): imported runs
 (named by the user), the status files of background builds, packaged weights unpacked, the demo
-corpus and the demo's sweep folder.
+corpus and the demo's sweep folder; and ``review.sqlite``, people's labels (``dashboard.review``).
 """
 
 from __future__ import annotations
