@@ -26,6 +26,7 @@ ENGINE_LAYERS = (
     ("sac_core.engine.indexes", "sac_core.engine.embedding", "sac_core.engine.summaries", "sac_core.engine.metrics"),
     ("sac_core.engine.chunking", "sac_core.engine.entities"),
     ("sac_core.engine.data", "sac_core.engine.progress"),
+    ("sac_core.engine.store",),
 )
 
 

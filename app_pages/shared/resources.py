@@ -364,9 +364,7 @@ def map_data(s: state.Settings, ws: compare.Workspace, column: compare.Column, m
     tell = progress_callback(bar)
     data = registry().get(
         key,
-        lambda: maps.map_data(
-            index, s.cache_dir, column.config, method, lambda f, text: tell(f, f"{column.name}: {text}")
-        ),
+        lambda: maps.map_data(index, s.cache_dir, method, lambda f, text: tell(f, f"{column.name}: {text}")),
     )
     bar.empty()
     return data

@@ -1,4 +1,6 @@
-"""``sac verify``: recompute a sweep folder's cells from nothing and compare."""
+"""``sac verify``: recompute a sweep folder's cells from nothing and compare. (A published cell whose
+inputs changed is never re-identified: ``sac sweep --cached-only`` lists it as stale and ``sac sweep``
+recomputes it.)"""
 
 from __future__ import annotations
 

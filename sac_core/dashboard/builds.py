@@ -16,7 +16,6 @@ and reports a failure in its status file rather than as a traceback on the serve
 
 from __future__ import annotations
 
-import hashlib
 import json
 import multiprocessing
 import os
@@ -28,16 +27,16 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..engine import store
 from ..engine.data import load_benchmark
 from ..engine.embedding import Embedders
 from ..experiments import OpenContext, RunConfig, open_method
 from ..experiments.cells import CellCache
 from ..experiments.identity import cell_inputs
-from ..experiments.index_store import embed_queries, index_key
+from ..experiments.index_store import embed_queries, index_folder, index_key
 from ..experiments.loading import PluginError, import_plugin
 from ..experiments.sweep import evaluate_cell
 
-BUILDS = "builds"  # status files under the cache directory
 KINDS = ("index", "cell")
 ACTIVE = ("queued", "running")
 
@@ -67,10 +66,9 @@ class BuildJob:
     def key(self) -> str:
         if self.kind == "index":  # one build per index, and per stage setting on top of it
             stages = "".join(stage.label(self.config) for stage in self.config.stages)
-            suffix = f"-{hashlib.sha256(stages.encode()).hexdigest()[:8]}" if stages else ""
+            suffix = f"-{store.sha256(stages)[:8]}" if stages else ""
             return f"index-{index_key(self.config)}{suffix}"
-        payload = json.dumps({**self.config.columns(), "ks": list(self.config.ks)}, sort_keys=True, default=str)
-        return f"cell-{hashlib.sha256(payload.encode()).hexdigest()[:16]}"
+        return f"cell-{store.sha256({**self.config.columns(), 'ks': list(self.config.ks)})[:16]}"
 
 
 @dataclass(frozen=True)
@@ -127,7 +125,7 @@ def index_saved(configs: Iterable[RunConfig], cache_dir: Path) -> bool:
     """Every config has a saved index in this cache (its manifest, under ``indexes/<index key>/``
     as ``experiments.index_store`` writes it), e.g. because Compare built it. Tune then evaluates
     the setting unasked: only the queries are embedded. A stale index is rebuilt by the job."""
-    return all((Path(cache_dir) / "indexes" / index_key(config) / "manifest.json").is_file() for config in configs)
+    return all((index_folder(cache_dir, config) / "manifest.json").is_file() for config in configs)
 
 
 # --------------------------------------------------------------------------- the worker process
@@ -251,7 +249,7 @@ class BuildManager:
     """The server's background builds (see the module docstring); safe to call from any session."""
 
     def __init__(self, cache_dir: Path, parallel: int = 1, poll: float = 0.2) -> None:
-        self.folder = Path(cache_dir) / BUILDS
+        self.folder = store.folder(cache_dir, "builds")  # status files, not results
         self.parallel = parallel
         self._entries: dict[str, _Entry] = {}
         self._lock = threading.Lock()

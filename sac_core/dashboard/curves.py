@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..engine import store
 from ..engine.data import Benchmark, csv_bytes
 from ..engine.data import available_datasets as available_datasets
 from ..engine.data import read_table as read_csv_table
@@ -62,7 +63,7 @@ def results_root() -> Path:
 
 
 def demo_results_root(cache_dir: Path) -> Path:
-    return Path(cache_dir) / "results"
+    return store.folder(cache_dir, "demo results")
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def list_sweeps(roots: Sequence[Path]) -> list[SweepFolder]:
         root = Path(root)
         if not root.is_dir():
             continue
-        for candidate in (root, *sorted(p for p in root.iterdir() if p.is_dir() and not cells.is_work_folder(p))):
+        for candidate in (root, *sorted(p for p in root.iterdir() if p.is_dir())):
             folder = _folder(candidate)
             if folder is not None:
                 found.setdefault(candidate.resolve(), folder)
@@ -278,7 +279,7 @@ def mean_over_k(
 
 UNIDENTIFIED = (
     "computed before results carried their code, data digest and full identity (cell ids of version 1): "
-    "not checked against the data in use; `sac sweep` recomputes it"
+    "not checked against the data in use; `sac sweep` recomputes it with today's ids"
 )
 
 

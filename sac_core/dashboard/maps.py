@@ -3,12 +3,12 @@ coloured by document: near-identical documents lie on top of each other in the b
 summary prefix of SAC pulls each document's chunks apart.
 
 - Projection: PCA (scikit-learn) by default, UMAP (umap-learn) as an option; computed once per
-  saved index and kept in its folder (``projection-<method>.npz``), so a rebuilt index never shows
-  an old map. Queries are placed with the same PCA; for UMAP, at the mean position of their 5
+  set of vectors and kept in the store (kind ``projections``, keyed by the vectors' SHA-256), so a
+  rebuilt index of other vectors never shows an old map. Queries are placed with the same PCA; for UMAP, at the mean position of their 5
   nearest chunks (UMAP has no cheap exact transform).
 - At most :data:`MAX_POINTS` points are drawn (a WebGL scatter): above that, every chunk of the
   documents the picked query involves, then every n-th chunk of the others (a fixed stride).
-- Separation figures (:mod:`sac_core.engine.metrics.separation`) per index, cached beside it.
+- Separation figures (:mod:`sac_core.engine.metrics.separation`) per set of vectors, kept likewise.
 - The first visit computes both (on LegalBench-RAG-mini's 30,000 chunks: ~10 s of PCA, ~40 s of
   nearest neighbours per index on a busy machine); :func:`map_data` reports its progress with the
   time left (:class:`Clock`) so the page shows a bar, not a spinner for minutes.
@@ -16,22 +16,20 @@ summary prefix of SAC pulls each document's chunks apart.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..engine import store
 from ..engine.data import Query
 from ..engine.metrics import document_silhouette, own_document_share
 from ..engine.retrieval import ChunkIndex, Hit, Ranker
-from ..experiments import Column, RunConfig
-from ..experiments.index_store import index_folder
+from ..experiments import Column
 from .builds import fmt_duration
 from .curves import PALETTE
 from .text import svg_text
@@ -96,31 +94,25 @@ def project(vectors: np.ndarray, method: str = "pca", seed: int = 0) -> Projecti
 
 
 def vectors_digest(vectors: np.ndarray) -> str:
-    """A fingerprint of an index's vectors (BLAKE2b of their bytes, ~1 GB/s): what the figures kept
-    beside the index were computed from. A same-sized index of other texts has another one."""
-    return hashlib.blake2b(np.ascontiguousarray(vectors).data, digest_size=16).hexdigest()
+    """A fingerprint of an index's vectors (SHA-256 of their bytes): what the figures kept in the
+    store were computed from. A same-sized index of other texts has another one."""
+    return store.sha256(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
 
 
 def cached_projection(
-    folder: Path, vectors: np.ndarray, method: str, on_start: Callable[[], None] | None = None
+    cache_dir: Path, vectors: np.ndarray, method: str, on_start: Callable[[], None] | None = None
 ) -> Projection:
-    """The projection saved in an index folder for exactly these vectors, computed and saved the
-    first time (``on_start`` is told before it is computed)."""
-    path = Path(folder) / f"projection-{method}.npz"
-    digest = vectors_digest(vectors)
-    if path.is_file():
-        saved = np.load(path)
-        if "digest" in saved and str(saved["digest"]) == digest:
+    """The projection of exactly these vectors, from the store (computed and kept the first time;
+    ``on_start`` is told before it is computed)."""
+    address = store.key("projections", {"vectors": vectors_digest(vectors), "figure": method})
+    with store.entries(cache_dir, "projections") as kept:
+        saved = kept.get(address)
+        if isinstance(saved, dict):
             return Projection(method, saved["xy"], saved.get("mean"), saved.get("components"))
-    if on_start is not None:
-        on_start()
-    projection = project(vectors, method)
-    arrays = {"xy": projection.xy, "digest": np.array(digest)}
-    if projection.mean is not None and projection.components is not None:
-        arrays |= {"mean": projection.mean, "components": projection.components}
-    tmp = path.with_name(f".{path.stem}.tmp.npz")
-    np.savez(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub types the keyword arguments too narrowly
-    tmp.replace(path)
+        if on_start is not None:
+            on_start()
+        projection = project(vectors, method)
+        kept.set(address, {"xy": projection.xy, "mean": projection.mean, "components": projection.components})
     return projection
 
 
@@ -147,20 +139,18 @@ def separation(
 
 
 def cached_separation(
-    folder: Path, vectors: np.ndarray, documents: Sequence[str], on_progress: Callable[[float], None] | None = None
+    cache_dir: Path, vectors: np.ndarray, documents: Sequence[str], on_progress: Callable[[float], None] | None = None
 ) -> Separation:
-    """The separation figures saved in an index folder for exactly these vectors and documents
-    (computed the first time, telling ``on_progress`` how far)."""
-    path = Path(folder) / "separation.json"
-    digest = hashlib.sha256(json.dumps([vectors_digest(vectors), list(documents)]).encode()).hexdigest()
-    if path.is_file():
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw.pop("digest", None) == digest:
-            return Separation(**raw)
-    result = separation(vectors, documents, on_progress)
-    tmp = path.with_name(".separation.tmp.json")
-    tmp.write_text(json.dumps({**result.__dict__, "digest": digest}), encoding="utf-8")
-    tmp.replace(path)
+    """The separation figures of exactly these vectors and documents, from the store (computed and
+    kept the first time, telling ``on_progress`` how far)."""
+    recipe = {"vectors": vectors_digest(vectors), "documents": store.sha256(list(documents)), "figure": "separation"}
+    address = store.key("projections", recipe)
+    with store.entries(cache_dir, "projections") as kept:
+        saved = kept.get(address)
+        if isinstance(saved, dict):
+            return Separation(**saved)
+        result = separation(vectors, documents, on_progress)
+        kept.set(address, asdict(result))
     return result
 
 
@@ -297,15 +287,12 @@ class MapData:
     separation: Separation
 
 
-def map_data(
-    retriever: ChunkIndex, cache_dir: Path, config: RunConfig, method: str, on_progress: Progress | None = None
-) -> MapData:
-    """What the Map draws for one index, from (and kept beside) its saved index folder; the first
+def map_data(retriever: ChunkIndex, cache_dir: Path, method: str, on_progress: Progress | None = None) -> MapData:
+    """What the Map draws for one index, from (and kept in) the store of ``cache_dir``; the first
     time, ``on_progress`` is told each step with the time left (:class:`Clock`)."""
     if retriever.dense is None:
         raise ValueError("a BM25-only index has no embeddings to draw")
     vectors = retriever.dense.vectors()
-    folder = index_folder(cache_dir, config)
     documents = [c.file_path for c in retriever.pool.chunks]
     clock = Clock(on_progress or (lambda fraction, text: None))
     chunks = f"{len(vectors):,} chunks"
@@ -315,14 +302,14 @@ def map_data(
         computed.append(method)
         clock.tell(0.0, f"projecting {chunks} ({method.upper()})")
 
-    projection = cached_projection(folder, vectors, method, on_start=projecting)
+    projection = cached_projection(cache_dir, vectors, method, on_start=projecting)
     done = PROJECTION_SHARE.get(method, 0.5) if computed else 0.0  # a saved projection took no time
 
     def separating(fraction: float) -> None:
         step = "nearest neighbours of each chunk" if fraction < 0.9 else "silhouette by document"
         clock.tell(done + (1 - done) * fraction, f"{step} ({chunks})")
 
-    return MapData(vectors, projection, cached_separation(folder, vectors, documents, separating))
+    return MapData(vectors, projection, cached_separation(cache_dir, vectors, documents, separating))
 
 
 def column_index(rankers: Mapping[str, Ranker], name: str) -> ChunkIndex:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine import store
 from ..engine.data import DATA_ENV, available_datasets, confined, resolve_data_dir, write_demo_corpus
 from ..engine.data import PROTOCOLS as PROTOCOLS
 from ..engine.data import Benchmark as Benchmark
@@ -31,7 +32,6 @@ from ..experiments import PluginError
 from ..experiments import RunConfig as RunConfig  # re-exported for the pages
 from ..experiments import load_plugins as load_all
 
-DEMO_FOLDER = "demo"  # under the cache directory
 _DEMO_MARKER = ".complete"
 LBR_REPO = "https://github.com/zeroentropy-ai/legalbenchrag"
 FILE_SUMMARY_LENGTHS: tuple[int, ...] = (150, 300)  # what summaries/llm.jsonl holds
@@ -103,7 +103,7 @@ class DataSource:
 def ensure_demo_corpus(cache_dir: Path) -> Path:
     """The demo corpus under ``<cache_dir>/demo``, written once (atomically: a half-written
     folder is never used, and concurrent sessions cannot collide)."""
-    dest = Path(cache_dir) / DEMO_FOLDER
+    dest = store.folder(cache_dir, "demo")  # an input made here, not a computed result
     if (dest / _DEMO_MARKER).is_file():
         return dest
     Path(cache_dir).mkdir(parents=True, exist_ok=True)

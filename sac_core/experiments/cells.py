@@ -11,8 +11,12 @@ A sweep folder (committed under ``results/<name>/``)::
                          the provenance of the code that computed it, and its run time
     runs/<cell>.jsonl.gz the run: each query's ranked spans
 
-The cell cache (``<cache>/sweep_cells``, diskcache) holds :class:`CellRecord` s by cell id
-(:mod:`.identity`); sweeps, ``sac verify`` and the dashboard's Tune builds share it.
+A sweep writes a folder in two steps: each new cell is appended (its rows, its manifest line, its
+run), so an interrupted sweep leaves valid tables of the cells it finished; at the end every file
+is written once in the sweep's order (:meth:`SweepFolder.write`), byte-stable.
+
+The cell cache (the store's kind ``cells``, ``<cache>/sweep_cells``) holds :class:`CellRecord` s by
+cell id (:mod:`.identity`); sweeps, ``sac verify`` and the dashboard's Tune builds share it.
 """
 
 from __future__ import annotations
@@ -25,9 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import diskcache
-
-from ..engine.data import Span, read_table, write_csv
+from ..engine import store
+from ..engine.data import Span, csv_bytes, read_table, write_csv
 from ..engine.metrics import METRICS
 from .config import RunConfig, column_defaults
 from .identity import CellInputs
@@ -43,10 +46,7 @@ PER_QUERY = "per_query.csv.gz"
 SIGNIFICANCE = "significance.csv"
 MANIFEST = "cells.jsonl"
 RUNS = "runs"
-CELLS = "sweep_cells"  # folder of the cell cache under the cache directory
 DATA_DIGEST = "data_digest"  # results column: the benchmark's content digest (shortened)
-# Suffixes of the work folders `sac reidentify` writes beside a sweep folder while it runs: never a sweep.
-WORK_SUFFIXES = (".reidentified", ".v1")
 # Settings copied onto every per-query row (what the Curves page filters and labels by).
 PER_QUERY_EXTRA = ("variant", "chunk_size", "semantic_weight", "model", "protocol", "summary_chars")
 
@@ -112,13 +112,13 @@ class CellCache:
     ``evict``; a context manager (closes the database)."""
 
     def __init__(self, cache_dir: Path) -> None:
-        self.folder = Path(cache_dir) / CELLS
-        self._db = diskcache.Cache(str(self.folder), eviction_policy="none")
+        self.folder = store.folder(cache_dir, "cells")
+        self._db = store.entries(cache_dir, "cells")
 
     @staticmethod
     def exists(cache_dir: Path) -> bool:
         """Whether this cache folder holds a cell cache yet (opening one creates it)."""
-        return (Path(cache_dir) / CELLS / "cache.db").is_file()
+        return (store.folder(cache_dir, "cells") / "cache.db").is_file()
 
     def get(self, cid: str) -> CellRecord | None:
         """The cached cell, or None when absent or unreadable (pickled by an older layout of the
@@ -246,11 +246,7 @@ class SweepFolder:
 
         self.path.mkdir(parents=True, exist_ok=True)
         (self.path / RUNS).mkdir(exist_ok=True)
-        table = pd.concat([r.result_rows() for r in records], ignore_index=True)
-        # provenance, digest and run time last: columns only some cells have (option_*, summaries_*)
-        # then keep one order whether a cell was computed now or read back from a published folder
-        tail = [*PROVENANCE_COLUMNS, DATA_DIGEST, "cell_seconds"]
-        table = _as_written(table[[c for c in table.columns if c not in tail] + tail])  # typed as it is read back
+        table = _results_table([r.result_rows() for r in records])
         write_csv(table, self.results)
         per_query = pd.concat([r.per_query_rows() for r in records], ignore_index=True)
         write_csv(per_query, self.per_query)  # gzip, time stamp 0: byte-stable
@@ -258,6 +254,26 @@ class SweepFolder:
         for record in records:
             _write_run(self.run_path(record.id), record.run)
         return table, per_query
+
+    def start(self, records: list[CellRecord]) -> None:
+        """Write ``records`` as the folder before new cells are appended (none: no tables yet)."""
+        if records:
+            self.write(records)
+            return
+        for path in (self.results, self.per_query, self.manifest):
+            path.unlink(missing_ok=True)
+
+    def append(self, record: CellRecord) -> None:
+        """Add one cell at the end of the folder (its rows, manifest line and run), reading or
+        writing nothing of the cells before it: what a sweep does after each new cell. A cell with
+        a column the table lacks (an option no cell before set) rewrites that one table."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        (self.path / RUNS).mkdir(exist_ok=True)
+        _write_run(self.run_path(record.id), record.run)
+        _append_rows(self.results, _results_table([record.result_rows()]), compress=False)
+        _append_rows(self.per_query, record.per_query_rows(), compress=True)
+        with self.manifest.open("a", encoding="utf-8") as f:
+            f.write(record.manifest_line() + "\n")
 
     def write_significance(self, table: pd.DataFrame) -> None:
         write_csv(table, self.significance)
@@ -271,17 +287,41 @@ def read_per_query(path: Path) -> pd.DataFrame | None:
     return read_table(file) if file.is_file() else None
 
 
-def is_work_folder(path: Path) -> bool:
-    """Whether ``path`` is a half-written folder of ``sac reidentify`` (see :data:`WORK_SUFFIXES`)."""
-    return Path(path).name.endswith(WORK_SUFFIXES)
-
-
 def iter_folders(root: Path) -> Iterator[SweepFolder]:
     """The published sweep folders directly under ``root``, by name (work folders left out)."""
     if root.is_dir():
-        for path in sorted(p for p in root.iterdir() if p.is_dir() and not is_work_folder(p)):
+        for path in sorted(p for p in root.iterdir() if p.is_dir()):
             if SweepFolder(path).results.is_file():
                 yield SweepFolder(path)
+
+
+def _results_table(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The result rows of cells as ``results.csv`` holds them: provenance, digest and run time last
+    (columns only some cells have, option_* and summaries_*, then keep one order whether a cell was
+    computed now or read back from a published folder), typed as they are read back."""
+    import pandas as pd
+
+    table = pd.concat(parts, ignore_index=True)
+    tail = [*PROVENANCE_COLUMNS, DATA_DIGEST, "cell_seconds"]
+    return _as_written(table[[c for c in table.columns if c not in tail] + tail])
+
+
+def _append_rows(path: Path, rows: pd.DataFrame, *, compress: bool) -> None:
+    """``rows`` at the end of the CSV table ``path`` (gzip: one more member), in its columns; the
+    table rewritten with the union of the columns when ``rows`` has one it lacks, or written anew."""
+    import pandas as pd
+
+    header = list(read_table(path, nrows=0).columns) if path.is_file() else []
+    if not header or not set(rows.columns) <= set(header):
+        write_csv(pd.concat([read_table(path), rows], ignore_index=True) if header else rows, path)
+        return
+    data = csv_bytes(rows.reindex(columns=header), header=False)
+    if compress:
+        with gzip.GzipFile(path, mode="ab", mtime=0) as f:
+            f.write(data)
+    else:
+        with path.open("ab") as f:
+            f.write(data)
 
 
 def _as_written(results: pd.DataFrame) -> pd.DataFrame:

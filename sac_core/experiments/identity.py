@@ -7,25 +7,32 @@ a committed sweep folder, only when its id is the same, and the id covers every 
 - ``data``: the benchmark's content (:attr:`Benchmark.digest`: every query's id, text and gold
   spans, every document's path and SHA-256, how the queries were derived);
 - ``summaries``: the SHA-256 of the summary texts the method and each stage read;
-- ``plugins``: the ``version`` of the method and of every active stage, and the fingerprints of
-  what they read beyond all this (:meth:`Method.inputs`: a labelled bank's contents, a run file);
+- ``plugins``: the ``version`` of the method and of every active stage, where it comes from when
+  not from this project (``package``: the installed distribution and its version; ``source``: the
+  SHA-256 of a module of no distribution), and the fingerprints of what they read beyond all this
+  (:meth:`Method.inputs`: a labelled bank's contents, a run file);
 - ``model``: the embedding model's canonical id, its packaged weights' version, the backend;
-- ``code``: the versions of the libraries that decide a ranking (chunker, BM25, FAISS, the
-  sentence splitter, the backend's runtime) and of the scoring (:data:`SCORING_VERSION`).
+- ``code``: the versions of the libraries that decide a ranking (:data:`~sac_core.engine.store.LIBRARIES`:
+  chunker, BM25, FAISS, the sentence splitter; the backend's runtime) and of the scoring
+  (:data:`SCORING_VERSION`).
 
 Paths of the machine are never part of it: the same experiment on a copy of the same data has the
-same id on any machine. :data:`IDENTITY_VERSION` is bumped when this payload's layout changes.
+same id on any machine. The id is the store's key of kind ``cells`` (:func:`sac_core.engine.store.key`).
+:data:`IDENTITY_VERSION` is bumped when this payload's layout changes. The summaries are hashed as
+texts, not as how they were made: an LLM's summaries are not reproducible (their texts are the
+input), a file's are its content, and the extractive ones (about 2 s for all 714 documents of
+LegalBench-RAG) follow rules the entity signals share, which can change without a version.
 """
 
 from __future__ import annotations
 
-import hashlib
+import inspect
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
+from ..engine import store
 from ..engine.data import Benchmark
 from ..engine.embedding import model_id
 from ..engine.embedding.models import packaged_version
@@ -35,11 +42,8 @@ from .plugins import Method, OpenContext, Stage
 from .settings import DERIVED
 
 IDENTITY_VERSION = 2  # 1: config + query ids, gold spans, document paths and lengths (before 2026-11)
-ID_CHARS = 16  # hex digits of a cell id
+ID_CHARS = store.KINDS["cells"].chars  # hex digits of a cell id
 DIGEST_CHARS = 12  # hex digits of a data digest as result tables show it
-# The libraries whose version can change a ranking (requirements.txt pins them); per backend its runtime.
-LIBRARIES = ("langchain-text-splitters", "bm25s", "faiss-cpu", "nupunkt")
-RUNTIMES = {"torch": "torch", "onnx": "onnxruntime", "onnx-int8": "onnxruntime"}
 
 
 @dataclass(frozen=True)
@@ -50,8 +54,7 @@ class CellInputs:
 
     @property
     def id(self) -> str:
-        text = json.dumps(self.payload, sort_keys=True, ensure_ascii=False, default=str)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:ID_CHARS]
+        return store.key("cells", self.payload)
 
     @property
     def settings(self) -> Mapping[str, object]:
@@ -67,11 +70,7 @@ class CellInputs:
 
 def texts_digest(texts: Mapping[str, str]) -> str:
     """SHA-256 (hex) over ``key → text`` pairs, in key order (summaries by document path)."""
-    h = hashlib.sha256()
-    for key in sorted(texts):
-        h.update(json.dumps([key, texts[key]], ensure_ascii=False).encode("utf-8"))
-        h.update(b"\n")
-    return h.hexdigest()
+    return store.sha256("".join(json.dumps([key, texts[key]], ensure_ascii=False) + "\n" for key in sorted(texts)))
 
 
 def config_settings(config: RunConfig) -> dict[str, object]:
@@ -83,18 +82,24 @@ def config_settings(config: RunConfig) -> dict[str, object]:
     return {**columns, "ks": list(config.ks)}
 
 
-@lru_cache(maxsize=8)
-def _library(name: str) -> str:
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return ""
-
-
 def code_versions(config: RunConfig) -> dict[str, str]:
     """The versions of the libraries that decide ``config``'s rankings, and of the scoring."""
-    libraries = [*LIBRARIES, RUNTIMES.get(config.backend, config.backend)]
-    return {**{name: _library(name) for name in libraries}, "scoring": str(SCORING_VERSION)}
+    return {**store.library_versions(config.backend), "scoring": str(SCORING_VERSION)}
+
+
+def origin(part: Method[RunConfig] | Stage[RunConfig]) -> dict[str, str]:
+    """Where a plug-in's code comes from, when not from this project (whose plug-ins say it with
+    their ``version`` alone): ``package``, the installed distribution and its version; for a module
+    of no distribution (on ``PYTHONPATH``), ``source``, the SHA-256 of its file."""
+    module = type(part).__module__
+    if module.partition(".")[0] == store.OWN_PACKAGE:
+        return {}
+    try:
+        path = Path(inspect.getfile(type(part)))
+        package = store.package_of(module, path)
+        return {"package": package} if package else {"source": store.sha256(path.read_bytes())}
+    except (TypeError, OSError):  # defined where no file holds it (an interactive session)
+        return {}
 
 
 def cell_inputs(config: RunConfig, ctx: OpenContext, *, cached_only: bool = False) -> CellInputs:
@@ -112,7 +117,7 @@ def cell_inputs(config: RunConfig, ctx: OpenContext, *, cached_only: bool = Fals
         "config": config_settings(config),
         "data": ctx.bench.digest,
         "summaries": summaries,
-        "plugins": {part.name: {"version": part.version, **part.inputs(config, ctx)} for part in parts},
+        "plugins": {part.name: {"version": part.version, **origin(part), **part.inputs(config, ctx)} for part in parts},
         "model": {
             "id": model_id(config.model),
             "weights": packaged_version(config.model) or "",

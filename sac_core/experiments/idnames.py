@@ -14,11 +14,11 @@ not (upstream's rule sorts queries by a draw seeded with the file path).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..engine import store
 from ..engine.data import BenchmarkError, read_benchmark_file, staged
 from .transformed import copy_datasets, with_transform, write_benchmarks
 
@@ -29,7 +29,7 @@ SUMMARIES = Path("summaries") / "llm.jsonl"
 def id_name(file_path: str) -> str:
     """``cuad/BT_NDA.txt`` → ``cuad/doc-<10 hex digits>.txt`` (stable: the same path, the same id)."""
     folder = PurePosixPath(file_path).parent
-    digest = hashlib.sha256(file_path.encode("utf-8")).hexdigest()[:10]
+    digest = store.sha256(file_path)[:10]
     return str(folder / f"doc-{digest}.txt")
 
 

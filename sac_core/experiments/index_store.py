@@ -1,31 +1,32 @@
 """Persisted indexes for a :class:`RunConfig`: built once (``sac index``, the dashboard's background
 builds), then loaded in seconds by the dashboard, ``sac evaluate`` and sweeps.
 
-An index lives in ``<cache>/indexes/<key>/`` (:mod:`sac_core.engine.indexes.persisted`). The key
-hashes the settings that decide what is indexed (protocol, datasets, seed, method, chunker, chunk
-size and overlap, model, backend, summary settings); retrieval-time settings (semantic weight,
-fusion depth, k, metric mode) share one index. The manifest also records the content hashes of
-the documents and summaries, the model's version and the chunker's version: if any of them
-differs from what is there now, the index is **stale** and never used; it is rebuilt instead.
+An index lives in ``<cache>/indexes/<key>/`` (:mod:`sac_core.engine.indexes.persisted`), the
+store's kind ``indexes``. The key (:func:`sac_core.engine.store.key`) hashes the settings that
+decide what is indexed (protocol, datasets, seed, method, chunker, chunk size and overlap, model,
+backend, summary settings); retrieval-time settings (semantic weight, fusion depth, k, metric mode)
+share one index. The manifest also records the content hashes of the documents and summaries, the
+model's weights and the versions of the libraries (:func:`~sac_core.engine.store.library_versions`):
+if any of them differs from what is there now, the index is **stale** and never used; it is rebuilt
+in its place (an index can take gigabytes: one per setting is kept, not one per content).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Callable, Mapping
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..engine import store
 from ..engine.chunking import Chunk
 from ..engine.data import Benchmark
 from ..engine.embedding import Embedders, model_id
 from ..engine.embedding.models import packaged_version
-from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index, text_sha256
+from ..engine.indexes import DenseIndex, load_index, read_manifest, save_index
 from ..engine.retrieval import Pool, Retriever, build_pool
 from .config import STAGES, RunConfig
 from .plugins import IndexCheck, NotBuilt, OpenContext
@@ -33,8 +34,6 @@ from .settings import DATA, INDEX
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
-
-INDEXES = "indexes"  # folder under the cache directory
 
 
 IndexText = Callable[[Chunk], str]  # the text a chunk is indexed under (the method decides)
@@ -74,33 +73,27 @@ def index_settings(config: RunConfig) -> dict[str, object]:
 
 
 def index_key(config: RunConfig) -> str:
-    payload = json.dumps(index_settings(config), sort_keys=True, default=str)
-    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+    """The store's key of ``config``'s index (its settings, :func:`index_settings`)."""
+    return store.key("indexes", index_settings(config))
 
 
 def index_folder(cache_dir: Path, config: RunConfig) -> Path:
-    return Path(cache_dir) / INDEXES / index_key(config)
+    return store.folder(cache_dir, "indexes") / index_key(config)
 
 
 def content_hashes(bench: Benchmark, summaries: Mapping[str, str] | None) -> dict[str, str | None]:
     """sha256 over every (path, text) of the pool's documents, and over the summaries (None: baseline)."""
 
     def digest(items: Mapping[str, str]) -> str:
-        h = hashlib.sha256()
-        for path in sorted(items):
-            h.update(f"{path}\0{text_sha256(items[path])}\n".encode())
-        return h.hexdigest()
+        return store.sha256("".join(f"{path}\0{store.sha256(items[path])}\n" for path in sorted(items)))
 
     docs = digest({fp: d.text for fp, d in bench.documents.items()})
     return {"documents": docs, "summaries": None if summaries is None else digest(summaries)}
 
 
 def _versions(config: RunConfig) -> dict[str, str]:
-    try:
-        chunker = version("langchain-text-splitters")
-    except PackageNotFoundError:  # pragma: no cover - a requirement
-        chunker = "unknown"
-    return {"model_version": packaged_version(config.model) or config.model, "chunker_version": chunker}
+    """The model's weights and the versions of the libraries (an index of other ones is stale)."""
+    return {"weights": packaged_version(config.model) or config.model, **store.library_versions(config.backend)}
 
 
 def _compare(manifest: dict[str, Any] | None, expected: dict[str, Any], folder: Path) -> IndexCheck:
@@ -109,8 +102,7 @@ def _compare(manifest: dict[str, Any] | None, expected: dict[str, Any], folder: 
     for field, what in (
         ("settings", "a setting"),
         ("content", "a document or summary"),
-        ("model_version", "the model"),
-        ("chunker_version", "the chunker's version"),
+        ("versions", "the model's weights or a library's version"),
     ):
         if manifest.get(field) != expected[field]:
             return IndexCheck("stale", folder, f"{what} changed since it was built")
@@ -119,7 +111,7 @@ def _compare(manifest: dict[str, Any] | None, expected: dict[str, Any], folder: 
 
 def _expected(bench: Benchmark, config: RunConfig, summaries: Mapping[str, str] | None) -> dict[str, Any]:
     settings = json.loads(json.dumps(index_settings(config), default=str))
-    return {"settings": settings, "content": content_hashes(bench, summaries), **_versions(config)}
+    return {"settings": settings, "content": content_hashes(bench, summaries), "versions": _versions(config)}
 
 
 def check_index(
@@ -143,7 +135,7 @@ def _pool_from_table(bench: Benchmark, table: pd.DataFrame, index_text: IndexTex
             indexed_text = index_text(chunk)
         except KeyError:  # e.g. a summary missing now
             return None
-        if text_sha256(indexed_text) != digest:
+        if store.sha256(indexed_text) != digest:
             return None
         chunks.append(chunk)
         indexed.append(indexed_text)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import subprocess
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+
+from ..engine import store
 
 PACKAGE = "sac-dashboard"
 COLUMNS = ("sac_version", "git_commit", "git_dirty")  # result-table columns, in this order
@@ -51,10 +52,7 @@ def _git(args: list[str], cwd: Path) -> str | None:
 @lru_cache(maxsize=1)
 def current() -> Provenance:
     """This process's code: asked once (git is run at most twice)."""
-    try:
-        sac_version = version(PACKAGE)
-    except PackageNotFoundError:
-        sac_version = ""
+    sac_version = store.library_version(PACKAGE)
     here = Path(__file__).resolve()
     top = _git(["rev-parse", "--show-toplevel"], here.parent)
     if top is None or (Path(top) / "sac_core" / "experiments" / here.name).resolve() != here:

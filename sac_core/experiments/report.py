@@ -10,10 +10,10 @@ the interval's width; the interval itself may be asymmetric, its ends are in the
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..engine import store
 from ..engine.data import read_table
 from ..engine.metrics import HIGH, LOW, means_with_intervals, over_k
 from .cells import DATA_DIGEST
@@ -256,7 +256,7 @@ def document_halves(paths: list[str]) -> dict[str, int]:
     for p in sorted(set(paths)):
         by_dataset.setdefault(p.split("/", 1)[0], []).append(p)
     for docs in by_dataset.values():
-        ordered = sorted(docs, key=lambda p: hashlib.sha256(p.encode()).hexdigest())
+        ordered = sorted(docs, key=store.sha256)
         out.update({p: i % 2 for i, p in enumerate(ordered)})
     return out
 

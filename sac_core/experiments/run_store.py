@@ -17,7 +17,6 @@ name is an error (sweep cells are cached by name); :func:`remove_run` frees it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import shutil
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..engine import store
 from ..engine.data import (
     Benchmark,
     RunFileError,
@@ -42,7 +42,6 @@ from ..engine.data import (
 from ..engine.data.runfiles import MAX_BYTES
 from .cells import CellCache
 
-RUNS = "runs"  # folder under the cache directory
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 FITTING = ("lbr-mini", "paper", "full")  # the protocols a run is fitted to, smallest first
 
@@ -86,7 +85,7 @@ def check_name(name: str) -> str:
 
 
 def runs_dir(cache_dir: Path) -> Path:
-    return Path(cache_dir) / RUNS
+    return store.folder(cache_dir, "runs")  # inputs named by the user, not computed results
 
 
 def digest_of(bench: Benchmark) -> str:
@@ -142,7 +141,7 @@ def import_run(
         )
     queries = {q.query_id: q for q in bench.queries}
     body = write_jsonl(queries, parsed.queries)
-    sha = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    sha = store.sha256(body)
     folder = runs_dir(cache_dir) / name
     if folder.exists():
         existing = read_manifest(folder)

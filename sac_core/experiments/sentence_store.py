@@ -4,49 +4,41 @@ Sentence vectors live in the embedder's content-addressed cache (one entry per s
 like chunk vectors. A run from the command line or a sweep embeds only the sentences its queries
 need (the routed document's best chunks'); ``sac index`` and the dashboard's background builds
 (``ctx.save``) embed every sentence of every document once and leave a small marker file
-(``<cache>/sentences/<key>.json``, the key hashing the model, the backend, the sentence settings
-and the documents' content), so the dashboard (``ctx.build`` False) can tell at once whether a
+(``<cache>/sentences/<key>.json``, the store's kind ``sentences``: the key hashes the model, its
+weights, the backend, the sentence length, the documents' content and the libraries' versions), so the dashboard (``ctx.build`` False) can tell at once whether a
 new question will be answered without embedding: when the marker is missing it raises
 :class:`~.plugins.NotBuilt` and the page starts a background build instead of blocking.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from ..engine import store
 from ..engine.embedding import model_id
+from ..engine.embedding.models import packaged_version
 from ..engine.retrieval.sentences import SentenceIndex
 from .config import RunConfig
 from .index_store import content_hashes
 from .plugins import NotBuilt, OpenContext
 
-SENTENCES = "sentences"  # folder under the cache directory
-
-
-def _segmenter_version() -> str:
-    try:
-        return version("nupunkt")
-    except PackageNotFoundError:  # pragma: no cover - a requirement
-        return "unknown"
-
 
 def sentences_key(config: RunConfig, ctx: OpenContext, max_chars: int) -> str:
-    payload = {
+    recipe = {
         "model": model_id(config.model),
+        "weights": packaged_version(config.model) or "",
         "backend": config.backend,
         "max_chars": max_chars,
-        "segmenter": _segmenter_version(),
+        "libraries": store.library_versions(config.backend),
         "documents": content_hashes(ctx.bench, None)["documents"],
     }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+    return store.key("sentences", recipe)
 
 
 def marker_path(config: RunConfig, ctx: OpenContext, max_chars: int) -> Path:
-    return Path(ctx.cache_dir) / SENTENCES / f"{sentences_key(config, ctx, max_chars)}.json"
+    return store.folder(ctx.cache_dir, "sentences") / f"{sentences_key(config, ctx, max_chars)}.json"
 
 
 def open_sentences(config: RunConfig, ctx: OpenContext, max_chars: int, *, embedded: bool = True) -> SentenceIndex:

@@ -158,54 +158,81 @@ def run_sweep(
 ) -> pd.DataFrame:
     """Run (or read from the cache) every cell and return the results table.
 
-    The outputs are rewritten after each newly computed cell, so an interrupted sweep still
-    leaves valid tables of the cells it finished. ``cached_only``: skip cells not yet computed
-    (to publish a partial sweep with its significance table); ``on_missing`` is told of each
-    skipped cell and why (not computed yet, or published before on other inputs: stale). Cells
-    already published in ``out_dir`` or in the sweep's ``reuse`` folders count as cached when
-    their id, hence every input, is the same: extending a committed grid computes only the new
-    cells, even on a machine without the cache; a published cell of other inputs is never reused.
+    Every cell's id is computed first. When some cells are new, the folder is written with the
+    known ones, then each new cell is appended as soon as it is computed (:meth:`SweepFolder.append`),
+    so an interrupted sweep still leaves valid tables of the cells it finished; at the end every
+    file is written once in the sweep's order. ``cached_only``: skip cells not yet computed (to
+    publish a partial sweep with its significance table); ``on_missing`` is told of each skipped
+    cell and why (not computed yet, or published before on other inputs: stale). Cells already
+    published in ``out_dir`` or in the sweep's ``reuse`` folders count as cached when their id,
+    hence every input, is the same: extending a committed grid computes only the new cells, even on
+    a machine without the cache; a published cell of other inputs is never reused, it is recomputed.
     """
     folder = SweepFolder(out_dir)
-    own = folder.read_cells()
-    published = {cid: cell for path in sweep.reuse for cid, cell in SweepFolder(path).read_cells().items()} | own
-    contexts: dict[tuple, OpenContext] = {}
-    embedders = Embedders(cache_dir)
-    records: list[CellRecord] = []
-    bar = progress_bar(sweep.cells, desc=f"sweep {sweep.name}", unit="cell", disable=not progress)
-    cached = 0
     with CellCache(cache_dir) as cache:
-        for config in bar:
-            key = (config.protocol, config.datasets, config.seed)
-            if key not in contexts:
-                bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
-                contexts[key] = OpenContext(bench, data_dir, cache_dir, embedders, progress=progress)
-            ctx = contexts[key]
-            try:
-                inputs = cell_inputs(config, ctx, cached_only=cached_only)
-            except SummaryError as e:
-                if not cached_only:
-                    raise
-                _tell(on_missing, config, f"not computed: {e}")
+        found = _identify(sweep, data_dir, cache_dir, cache, folder, cached_only=cached_only, progress=progress)
+        for cell in found:
+            if cell.record is None and cell.why:
+                _tell(on_missing, cell.config, cell.why)
+        todo = [cell for cell in found if cell.record is None and not cell.why]
+        if todo:
+            folder.start([cell.record for cell in found if cell.record is not None])
+        bar = progress_bar(todo, desc=f"sweep {sweep.name}", unit="cell", disable=not progress)
+        for cell in bar:
+            if cell.inputs is None:  # never: a cell whose inputs are unknown is skipped or has raised
                 continue
-            record = _known(inputs.id, cache, published, own)
-            if record is None and cached_only:
-                _tell(on_missing, config, stale_reason(inputs, published.values()) or "not computed yet")
-                continue
-            if record is None:
-                record = evaluate_cell(config, ctx, inputs)
-                cache.put(record)
-                records.append(record)
-                folder.write(records)
-            else:
-                cached += 1
-                records.append(record)
-            bar.set_postfix(cached=cached, variant=config.variant, chunk=config.chunk_size, w=config.semantic_weight)
+            bar.set_postfix(variant=cell.config.variant, chunk=cell.config.chunk_size, w=cell.config.semantic_weight)
+            cell.record = cache.get(cell.inputs.id) or evaluate_cell(cell.config, cell.ctx, cell.inputs)
+            cache.put(cell.record)
+            folder.append(cell.record)
+    records = [cell.record for cell in found if cell.record is not None]
     if not records:
         raise SweepError(f"sweep {sweep.name}: no cell is cached yet")
     table, per_query = folder.write(records)
     folder.write_significance(significance(table, per_query))
     return table
+
+
+@dataclass
+class _Cell:
+    """A cell of a sweep being run: its inputs (None: unknown), its record once known, or why it
+    is skipped (``--cached-only``)."""
+
+    config: RunConfig
+    ctx: OpenContext
+    inputs: CellInputs | None = None
+    record: CellRecord | None = None
+    why: str = ""
+
+
+def _identify(
+    sweep: Sweep, data_dir: Path, cache_dir: Path, cache: CellCache, folder: SweepFolder, *, cached_only: bool,
+    progress: bool,
+) -> list[_Cell]:  # fmt: skip
+    """Every cell of ``sweep`` with its inputs and, when known (:func:`_known`), its record."""
+    own = folder.read_cells()
+    published = {cid: cell for path in sweep.reuse for cid, cell in SweepFolder(path).read_cells().items()} | own
+    contexts: dict[tuple, OpenContext] = {}
+    embedders = Embedders(cache_dir)
+    out = []
+    for config in sweep.cells:
+        key = (config.protocol, config.datasets, config.seed)
+        if key not in contexts:
+            bench = load_benchmark(data_dir, config.datasets, config.protocol, config.seed)
+            contexts[key] = OpenContext(bench, data_dir, cache_dir, embedders, progress=progress)
+        cell = _Cell(config, contexts[key])
+        try:
+            cell.inputs = cell_inputs(config, cell.ctx, cached_only=cached_only)
+        except SummaryError as e:
+            if not cached_only:
+                raise
+            cell.why = f"not computed: {e}"
+        if cell.inputs is not None:
+            cell.record = _known(cell.inputs.id, cache, published, own)
+            if cell.record is None and cached_only:
+                cell.why = stale_reason(cell.inputs, published.values()) or "not computed yet"
+        out.append(cell)
+    return out
 
 
 def _known(

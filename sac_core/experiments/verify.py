@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine import store
 from ..engine.data import load_benchmark
 from ..engine.metrics import METRICS
 from ..engine.progress import progress_bar
@@ -77,7 +78,7 @@ def verify_folder(
         with tempfile.TemporaryDirectory(prefix="sac-verify-") as tmp:
             cache = Path(tmp)
             if summaries_cache is not None and record.config.summary.provider == "openai":
-                (cache / "summaries").symlink_to(Path(summaries_cache).resolve() / "summaries")
+                store.folder(cache, "summaries").symlink_to(store.folder(Path(summaries_cache).resolve(), "summaries"))
             bench = load_benchmark(data_dir, record.config.datasets, record.config.protocol, record.config.seed)
             ctx = OpenContext.new(bench, data_dir, cache, progress=progress)
             t0 = time.perf_counter()

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..dashboard.timing import TIMING_ENV
+from ..engine import store
 from . import browser
 
 FIRST_RESULT = ".sac-hit"
@@ -177,7 +178,7 @@ def compare_cold(env: Mapping[str, str], cache_dir: Path, timeout_ms: float = 7_
         )
         page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
         every = time.perf_counter() - t0
-    statuses = [json.loads(p.read_text()) for p in (Path(cache_dir) / "builds").glob("*.json")]
+    statuses = [json.loads(p.read_text()) for p in store.folder(cache_dir, "builds").glob("*.json")]
     texts = sum(s["total"] for s in statuses)
     embedding_s = sum(max(0.0, s["updated"] - s["started"]) for s in statuses)
     return {"first_s": first, "all_s": every, "texts": texts, "per_s": texts / embedding_s if embedding_s else 0.0}

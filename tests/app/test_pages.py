@@ -13,6 +13,7 @@ import time
 from html import unescape
 from pathlib import Path
 
+import diskcache
 from sqlalchemy import func, select
 from streamlit.testing.v1 import AppTest
 
@@ -494,9 +495,11 @@ def test_map_draws_both_indexes_with_the_query_marked_and_separation_figures(env
     assert not at.exception and len(_plotly(at)) == 2
 
 
-def test_map_projection_and_separation_are_kept_beside_the_saved_index(env):
+def test_map_projection_and_separation_are_kept_in_the_store(env):
     _app("app_pages/map.py")
-    assert list(env.glob("indexes/*/projection-pca.npz")) and list(env.glob("indexes/*/separation.json"))
+    with diskcache.Cache(str(env / "projections")) as kept:  # the store's kind: by the vectors' digest
+        assert len(kept) >= 4  # a projection and the separation figures of each of the two indexes
+    assert not list(env.glob("indexes/*/projection-*")) and not list(env.glob("indexes/*/separation.json"))
 
 
 def test_compare_explains_a_wrong_document_hit(env):

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pandas as pd
 import pytest
 
 from sac_core.dashboard import curve_views, curves
 from sac_core.engine.data import available_datasets
-from sac_core.experiments import cells, paper
+from sac_core.experiments import paper
 
 NAN = float("nan")
 
@@ -67,15 +65,6 @@ def test_list_sweeps_finds_folders_and_a_root_that_is_one(sweep_dir, tmp_path):
     assert found[0].tables == (out / "results.csv",)
     assert found[0].per_query.is_file() and found[0].significance.is_file()
     assert curves.list_sweeps([tmp_path]) == []
-
-
-def test_a_half_written_reidentify_folder_is_no_sweep(sweep_dir, tmp_path):
-    out, _ = sweep_dir
-    root = tmp_path / "results"
-    for name in ("demo", "demo.reidentified", "demo.v1"):  # what `sac reidentify` leaves while it runs
-        shutil.copytree(out, root / name)
-    assert [s.name for s in curves.list_sweeps([root])] == ["demo"]
-    assert [f.path.name for f in cells.iter_folders(root)] == ["demo"]
 
 
 def test_loose_evaluation_tables_form_a_folder_with_a_cell_per_file(sweep_dir, tmp_path):

@@ -1,4 +1,4 @@
-"""sac_core.dashboard.maps: projections cached beside an index, the sampling rule, the marks."""
+"""sac_core.dashboard.maps: projections kept in the store, the sampling rule, the marks."""
 
 from __future__ import annotations
 
@@ -23,13 +23,22 @@ def _retriever(vectors: np.ndarray, docs: list[str]) -> Retriever:
     return Retriever(Pool(chunks, tuple(c.text for c in chunks)), embedder=None, dense=DenseIndex(vectors))  # type: ignore[arg-type]
 
 
-def test_pca_places_a_query_exactly_as_the_chunks(tmp_path):
+def test_pca_places_a_query_exactly_as_the_chunks(tmp_path, monkeypatch):
     vectors = _unit(50)
     projection = maps.cached_projection(tmp_path, vectors, "pca")
     assert projection.xy.shape == (50, 2)
     assert np.allclose(projection.place(vectors[7], vectors), projection.xy[7], atol=1e-5)
-    again = maps.cached_projection(tmp_path, vectors, "pca")  # read from the file, not recomputed
-    assert (tmp_path / "projection-pca.npz").is_file() and np.array_equal(again.xy, projection.xy)
+
+    def computed(*args: object, **kwargs: object) -> None:
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(maps, "project", computed)
+    again = maps.cached_projection(tmp_path, vectors, "pca")  # read from the store, not recomputed
+    assert (tmp_path / "projections").is_dir() and np.array_equal(again.xy, projection.xy)
+    assert np.allclose(again.place(vectors[7], vectors), projection.xy[7], atol=1e-5)  # its PCA kept too
+    with pytest.raises(AssertionError, match="computed again"):  # other vectors: another address
+        maps.cached_projection(tmp_path, _unit(50, seed=1), "pca")
+    monkeypatch.undo()
     with pytest.raises(ValueError, match="unknown projection"):
         maps.project(vectors, "tsne")
 
@@ -65,7 +74,9 @@ def test_separation_of_two_far_apart_documents(tmp_path):
     b = np.array([[0.01 * i, 1] for i in range(12)], dtype=np.float32)
     vectors = np.vstack([a, b]) / np.linalg.norm(np.vstack([a, b]), axis=1, keepdims=True)
     sep = maps.cached_separation(tmp_path, vectors, ["a"] * 12 + ["b"] * 12)
-    assert sep.own_share == 1.0 and sep.documents == 2 and (tmp_path / "separation.json").is_file()
+    assert sep.own_share == 1.0 and sep.documents == 2
+    assert maps.cached_separation(tmp_path, vectors, ["a"] * 12 + ["b"] * 12) == sep  # read back from the store
+    assert maps.cached_separation(tmp_path, vectors, ["a"] * 24).documents == 1  # other documents: computed
 
 
 def test_colours_group_gold_against_other_documents_or_at_most_ten_datasets():

@@ -3,7 +3,10 @@ id, and no edit keeps it (Hypothesis draws the edits)."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import shutil
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -12,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sac_core.engine import store
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import METHODS, STAGES, OpenContext, RunConfig
-from sac_core.experiments import identity as identity_module
-from sac_core.experiments.identity import cell_inputs
+from sac_core.experiments.identity import CellInputs, cell_inputs
 
 DOCS = {
     "d/a.txt": "This Agreement is governed by the laws of Delaware. Either party may terminate on notice.",
@@ -171,7 +174,7 @@ def test_a_plug_ins_version_is_part_of_the_id(registry, tmp_path: Path, monkeypa
 def test_a_library_version_is_part_of_the_id(tmp_path: Path, monkeypatch) -> None:
     data, bank = write_folder(tmp_path / "data"), write_folder(tmp_path / "bank")
     before = cell_id(data, bank)
-    monkeypatch.setattr(identity_module, "_library", lambda name: "0.0.0-other")
+    monkeypatch.setattr(store, "library_version", lambda name: "0.0.0-other")
     assert cell_id(data, bank) != before
 
 
@@ -179,3 +182,101 @@ def test_machine_paths_are_not_part_of_the_id(tmp_path: Path) -> None:
     """The bank read from two folders of the same content: one id (the path is not an input, its content is)."""
     data = write_folder(tmp_path / "data")
     assert cell_id(data, write_folder(tmp_path / "bank-one")) == cell_id(data, write_folder(tmp_path / "bank-two"))
+
+
+PACKAGED = """
+from sac_core.engine.retrieval import Ranker
+from sac_core.experiments import METHODS, Method, Opened, RunConfig
+
+
+class Packaged(Method[RunConfig]):
+    name = "packaged"
+    title = "Packaged (a test plug-in)"
+
+    def open(self, config, ctx):
+        raise NotImplementedError
+
+
+METHODS.register(Packaged())
+"""
+
+
+def _install(site: Path, version: str | None) -> None:
+    """The module ``packaged_plugin`` in ``site``, as pip installs a distribution ``sac-packaged`` of
+    ``version`` (its ``.dist-info`` with the RECORD that lists the module); None: a loose module."""
+    site.mkdir(exist_ok=True)
+    (site / "packaged_plugin.py").write_text(PACKAGED, encoding="utf-8")
+    for old in site.glob("*.dist-info"):
+        shutil.rmtree(old)
+    if version is not None:
+        info = site / f"sac_packaged-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: sac-packaged\nVersion: {version}\n")
+        (info / "top_level.txt").write_text("packaged_plugin\n")
+        (info / "RECORD").write_text(f"packaged_plugin.py,,\n{info.name}/METADATA,,\n{info.name}/RECORD,,\n")
+    importlib.invalidate_caches()
+    for cached in (store.package_of, store.library_version, store._distributions):  # a new process, as it were
+        cached.cache_clear()
+
+
+def _packaged_plugin(data: Path) -> dict[str, object]:
+    """The ``plugins`` entry of a cell of the method ``packaged``, and its id."""
+    bench = load_benchmark(data, ("d",), "full")
+    config = RunConfig(protocol="full", datasets=("d",), method="packaged", ks=(1,))
+    with tempfile.TemporaryDirectory() as cache:
+        inputs = cell_inputs(config, OpenContext.new(bench, data, Path(cache)))
+    return {"id": inputs.id, **inputs.payload["plugins"]["packaged"]}  # type: ignore[index, dict-item]
+
+
+@pytest.fixture
+def packaged(tmp_path: Path, monkeypatch) -> Path:
+    """A folder on ``sys.path`` for the plug-in ``packaged_plugin``, imported once it is written."""
+    site = tmp_path / "site"
+    _install(site, "1.0")
+    monkeypatch.syspath_prepend(str(site))
+    importlib.import_module("packaged_plugin")
+    yield site
+    METHODS.unregister("packaged")
+    sys.modules.pop("packaged_plugin", None)
+    _install(site, None)
+
+
+def test_a_plug_in_s_package_version_is_part_of_the_id(packaged: Path, tmp_path: Path) -> None:
+    """Issue 42: a plug-in of another distribution is identified by that distribution's version too,
+    so upgrading it never reuses the old cells (a built-in plug-in says it with ``version`` alone)."""
+    data = write_folder(tmp_path / "data")
+    old = _packaged_plugin(data)
+    assert old["package"] == "sac-packaged==1.0" and old["version"] == 1
+    _install(packaged, "2.0")  # the same code, another release of its package
+    new = _packaged_plugin(data)
+    assert new["package"] == "sac-packaged==2.0" and new["id"] != old["id"]
+    _install(packaged, "1.0")
+    assert _packaged_plugin(data)["id"] == old["id"]  # back on 1.0: its cells again
+
+
+def test_a_plug_in_of_no_package_is_identified_by_its_source(packaged: Path, tmp_path: Path) -> None:
+    data = write_folder(tmp_path / "data")
+    _install(packaged, None)  # the module on PYTHONPATH, no distribution lists it
+    loose = _packaged_plugin(data)
+    assert "package" not in loose and loose["source"] == store.sha256((packaged / "packaged_plugin.py").read_bytes())
+    (packaged / "packaged_plugin.py").write_text(PACKAGED + "# edited\n", encoding="utf-8")
+    assert _packaged_plugin(data)["id"] != loose["id"]
+
+
+def test_built_in_plug_ins_name_no_package(tmp_path: Path) -> None:
+    data, bank = write_folder(tmp_path / "data"), write_folder(tmp_path / "bank")
+    bench = load_benchmark(data, ("d",), "full")
+    inputs = cell_inputs(config(bank), OpenContext.new(bench, data, tmp_path / "cache"))
+    plugins = inputs.payload["plugins"]
+    assert set(plugins) == {"sac", "doc", "within_doc"}  # type: ignore[arg-type]
+    assert not any({"package", "source"} & set(entry) for entry in plugins.values())  # type: ignore[attr-defined]
+
+
+def test_every_committed_cell_keeps_its_id_under_the_store_s_key() -> None:
+    """The cell id is the store's key of its committed inputs: no published cell changes id."""
+    results = Path(__file__).resolve().parents[2] / "results"
+    lines = [line for path in sorted(results.glob("*/cells.jsonl")) for line in path.read_text().splitlines()]
+    assert len(lines) > 300
+    for line in lines:
+        entry = json.loads(line)
+        assert CellInputs(entry["inputs"]).id == entry["cell"]

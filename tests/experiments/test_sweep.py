@@ -246,3 +246,72 @@ def test_every_row_says_which_code_and_data_made_it(demo_dir, embed_cache, tmp_p
         ).all()
     line = json.loads((tmp_path / "out" / "cells.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert line["cell"] == table["cell"].iloc[0] and line["inputs"]["data"].startswith(table["data_digest"].iloc[0])
+
+
+def _own_cells(embed_cache, at):
+    """A cache folder of its own cells that shares the session's embeddings (nothing is encoded twice)."""
+    (embed_cache / "embeddings").mkdir(parents=True, exist_ok=True)
+    at.mkdir()
+    (at / "embeddings").symlink_to(embed_cache / "embeddings")
+    return at
+
+
+def test_new_cells_are_appended_and_every_file_is_written_once_at_the_end(demo_dir, embed_cache, tmp_path, monkeypatch):
+    """Issue 42: a sweep no longer rewrites its folder after each new cell (quadratic output I/O):
+    each new cell is appended, so an interruption leaves valid tables of the cells finished, and the
+    folder is written whole once, at the end, the same bytes as a republication."""
+    from sac_core.experiments import sweep as sweep_module
+    from sac_core.experiments.cells import SweepFolder
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(SWEEP)
+    sweep = load_sweep(path)
+    cache, out = _own_cells(embed_cache, tmp_path / "cache"), tmp_path / "out"
+    writes: list[int] = []
+    write = SweepFolder.write
+    monkeypatch.setattr(SweepFolder, "write", lambda self, records: writes.append(len(records)) or write(self, records))
+    evaluate = sweep_module.evaluate_cell
+
+    def interrupted(config, ctx, inputs=None):
+        if len(list((out / "runs").glob("*.jsonl.gz"))) == 3:
+            raise RuntimeError("interrupted")
+        return evaluate(config, ctx, inputs)
+
+    monkeypatch.setattr(sweep_module, "evaluate_cell", interrupted)
+    with pytest.raises(RuntimeError, match="interrupted"):
+        run_sweep(sweep, demo_dir, cache, out, progress=False)
+    assert writes == []  # three cells finished, none rewritten
+    finished = SweepFolder(out).read_cells()  # valid tables of the cells finished
+    assert len(finished) == 3
+    assert set(pd.read_csv(out / "results.csv")["cell"]) == set(finished)
+    assert len(pd.read_csv(out / "per_query.csv.gz")) == 3 * 66 * 2  # cells × queries × k
+    monkeypatch.setattr(sweep_module, "evaluate_cell", evaluate)
+    table = run_sweep(sweep, demo_dir, cache, out, progress=False)  # resumed
+    assert writes == [3, 6]  # the cells known before appending the new ones, then the whole folder once
+    assert table["cell"].nunique() == 6
+    run_sweep(sweep, demo_dir, cache, tmp_path / "again", progress=False, cached_only=True)
+    for name in ("results.csv", "per_query.csv.gz", "cells.jsonl", "significance.csv"):
+        assert (out / name).read_bytes() == (tmp_path / "again" / name).read_bytes(), name
+
+
+def test_a_cell_of_an_older_plug_in_version_is_stale_then_recomputed(demo_dir, embed_cache, tmp_path, monkeypatch):
+    """A published cell is never re-identified: once its plug-in's version changed, ``--cached-only``
+    lists it as stale and a sweep recomputes it under its new id; its own payload is left as it was."""
+    from sac_core.experiments.methods import BASELINE
+
+    path = tmp_path / "one.toml"
+    path.write_text('[base]\nprotocol = "full"\ndatasets = ["demo_nda", "demo_privacy"]\nks = [1, 4]\n')
+    sweep = load_sweep(path)
+    cache, out = _own_cells(embed_cache, tmp_path / "cache"), tmp_path / "out"
+    old = run_sweep(sweep, demo_dir, cache, out, progress=False)["cell"].iloc[0]
+    monkeypatch.setattr(type(BASELINE), "version", BASELINE.version + 1)
+    missing: list[str] = []
+    with pytest.raises(SweepError, match="no cell is cached"):
+        run_sweep(
+            sweep, demo_dir, cache, out, progress=False, cached_only=True, on_missing=lambda c, why: missing.append(why)
+        )
+    assert missing == [f"stale: published cell {old} was made from other plugins"]
+    assert json.loads((out / "cells.jsonl").read_text())["cell"] == old  # published as it was, not renamed
+    new = run_sweep(sweep, demo_dir, cache, out, progress=False)["cell"].iloc[0]
+    entry = json.loads((out / "cells.jsonl").read_text())
+    assert new != old and entry["cell"] == new and entry["inputs"]["plugins"]["baseline"]["version"] == BASELINE.version

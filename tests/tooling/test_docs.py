@@ -22,7 +22,6 @@ from sac_core.tooling.browser import CHROMIUM, PROJECT
 from sac_core.tooling.docs.commands import page
 from sac_core.tooling.docs.plugins import field_comments, options_table, plugins
 from sac_core.tooling.docs.regions import fill, regions
-from sac_core.tooling.docs.results import Results
 
 DOCS = PROJECT / "docs"
 
@@ -74,12 +73,6 @@ def _copy_results(to: Path) -> Path:
     """The committed results without their runs (the generator reads none), to change one value in."""
     shutil.copytree(PROJECT / "results", to, ignore=shutil.ignore_patterns("runs", "answers.jsonl.gz"))
     return to
-
-
-def test_a_half_written_reidentify_folder_gets_no_page(tmp_path):
-    for name in ("gate-paper", "gate-paper.reidentified", "gate-paper.v1"):  # `sac reidentify` at work
-        shutil.copytree(PROJECT / "results" / "gate-paper", tmp_path / name)
-    assert Results(tmp_path).sweep_names() == ["gate-paper"]
 
 
 def test_a_changed_results_value_makes_the_check_fail_naming_the_block(tmp_path, capsys):

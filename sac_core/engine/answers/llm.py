@@ -2,7 +2,7 @@
 
 The prompt numbers the excerpts with the labels the page shows and demands a citation to them for
 every statement, and "Not in the excerpts." when they do not answer. Temperature 0. The answer is
-streamed (``on_text``) and cached on disk by (model, prompt, question, excerpt labels and texts),
+streamed (``on_text``) and kept in the store's ``answers`` kind by (model, prompt, question, excerpt labels and texts),
 so a rerun costs nothing and sends no request. The API key builds the client and nowhere else: it
 is not stored, cached, logged or put in an error message. Requests have a short connect timeout
 and a total one, and 429/5xx/timeouts are retried by the client (``max_retries``), so a server
@@ -11,14 +11,11 @@ that cannot be reached ends in a clear :class:`AnswerError` within about ``timeo
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import diskcache
-
+from .. import store
 from ..summaries.length import count_tokens
 from .excerpts import Excerpt
 from .types import Answer, cite
@@ -86,7 +83,7 @@ class LLMAnswerer:
         if not api_key and not base_url:
             raise AnswerError("the openai answerer needs an API key (or the base URL of a server that needs none)")
         self.model = model
-        self.cache = diskcache.Cache(str(Path(cache_dir) / "answers"), eviction_policy="none")
+        self.cache = store.entries(Path(cache_dir), "answers")
         self.requests = 0  # requests actually sent (cache misses)
         import openai  # ~1 s to import: only when answers are requested (`sac --help` stays instant)
 
@@ -98,8 +95,7 @@ class LLMAnswerer:
         )
 
     def key(self, question: str, excerpts: Sequence[Excerpt]) -> str:
-        parts = [self.model, PROMPT_VERSION, render_prompt(question, excerpts)]
-        return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode("utf-8")).hexdigest()
+        return store.key("answers", [self.model, PROMPT_VERSION, render_prompt(question, excerpts)])
 
     def cached(self, question: str, excerpts: Sequence[Excerpt]) -> Answer | None:
         """The cached answer, or None (nothing is sent)."""

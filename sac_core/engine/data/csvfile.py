@@ -67,9 +67,10 @@ def neutralised(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def csv_bytes(table: pd.DataFrame) -> bytes:
-    """``table`` as UTF-8 CSV bytes (no index), formula cells neutralised (a download, an export)."""
-    return neutralised(table).to_csv(index=False).encode("utf-8")
+def csv_bytes(table: pd.DataFrame, *, header: bool = True) -> bytes:
+    """``table`` as UTF-8 CSV bytes (no index), formula cells neutralised (a download, an export;
+    without ``header``: rows to append to a table that has one)."""
+    return neutralised(table).to_csv(index=False, header=header).encode("utf-8")
 
 
 def write_csv(table: pd.DataFrame, path: str | Path) -> Path:

@@ -13,13 +13,14 @@ same clock tick, which keeps size and modification time, is then still seen.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..store import sha256
 
 RACY_SECONDS = 2.0  # a hash taken less than this after the file's last change is not remembered
 
@@ -34,11 +35,6 @@ class _Seen:
 
 _seen: dict[str, _Seen] = {}  # resolved path → what was hashed (a memo, like functools.lru_cache)
 _lock = threading.Lock()
-
-
-def sha256_text(text: str) -> str:
-    """SHA-256 (hex) of ``text`` as UTF-8: the same as :func:`file_sha256` of a file holding it."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 Stamp = tuple[tuple[str, int, int, int], ...]  # (relative path, size, mtime ns, inode) per file
@@ -71,7 +67,7 @@ def source_key(bench_digest: str, stamp: Stamp) -> str:
     :func:`folder_stamp` of the folder it was loaded from. A method may read more than the loaded
     queries and documents (SAC embeds the summary file's texts; clause exemplars read the whole
     folder's labelled questions), so a change to any file of the folder gives a new key. SHA-256 (hex)."""
-    return hashlib.sha256(json.dumps([bench_digest, stamp]).encode("utf-8")).hexdigest()
+    return sha256(json.dumps([bench_digest, stamp]))
 
 
 def read_with_sha256(path: Path) -> tuple[bytes, str]:
@@ -87,7 +83,7 @@ def read_with_sha256(path: Path) -> tuple[bytes, str]:
         seen = _seen.get(real)
     if seen is not None and (seen.size, seen.mtime_ns, seen.inode) == stamp and len(data) == seen.size:
         return data, seen.sha256
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256(data)
     after = os.stat(real)
     unchanged = (after.st_size, after.st_mtime_ns, after.st_ino) == stamp
     if unchanged and time.time_ns() - before.st_mtime_ns > RACY_SECONDS * 1e9:

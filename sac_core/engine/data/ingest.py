@@ -21,7 +21,6 @@ metrics on.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -30,9 +29,9 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from importlib.metadata import version
 from pathlib import Path
 
+from .. import store
 from .paths import confined
 from .types import BenchmarkError
 
@@ -138,7 +137,7 @@ EXTRACT: dict[str, Callable[[bytes], str]] = {"pypdf": _pdf, "python-docx": _doc
 
 
 def extractor_version(extractor: str) -> str:
-    return "builtin" if extractor == "text" else f"{extractor}=={version(extractor)}"
+    return "builtin" if extractor == "text" else f"{extractor}=={store.library_version(extractor)}"
 
 
 def extract(path: Path) -> tuple[str, str]:
@@ -216,7 +215,7 @@ def ingest_folder(
             report.skipped.append(Problem(key, f"not a supported type ({', '.join(sorted(SUFFIXES))})"))
             continue
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = store.sha256(path.read_bytes())
         except OSError as e:
             report.failed.append(Problem(key, f"cannot read it ({e.strerror})"))
             continue

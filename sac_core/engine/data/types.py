@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
+
+from .. import store
 
 DATASETS: tuple[str, ...] = ("contractnli", "cuad", "maud", "privacy_qa")
 
@@ -50,7 +51,7 @@ class Document:
 
     def __post_init__(self) -> None:
         if not self.sha256:
-            object.__setattr__(self, "sha256", hashlib.sha256(self.text.encode("utf-8")).hexdigest())
+            object.__setattr__(self, "sha256", store.sha256(self.text))
 
     @property
     def dataset(self) -> str:
@@ -81,7 +82,7 @@ class Benchmark:
             "queries": [[q.query_id, q.text, [[s.file_path, s.start, s.end] for s in q.gold]] for q in self.queries],
             "documents": sorted([fp, doc.sha256] for fp, doc in self.documents.items()),
         }
-        return hashlib.sha256(json.dumps(payload, ensure_ascii=False).encode("utf-8")).hexdigest()
+        return store.sha256(json.dumps(payload, ensure_ascii=False))  # the keys in this order, as first hashed
 
     def subset(self, datasets: tuple[str, ...]) -> Benchmark:
         """Only the queries and documents of ``datasets``."""

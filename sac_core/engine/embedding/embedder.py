@@ -3,15 +3,15 @@
 An :class:`Embedder` runs one model on one backend (:mod:`.encoders`). Vectors are
 L2-normalised float32, so inner product = cosine.
 
-Cache: one diskcache entry per text, key ``"<model id>[@onnx]|<sha256 of the exact text>"``, value
-the vector's float32 bytes. Each encoded batch (``write_every`` texts, by default one model batch:
+Cache: the ``embeddings`` kind of the store (:mod:`sac_core.engine.store`), one entry per text,
+addressed by the text: key ``"<model id>[#<weights>][@<backend>]|<sha256 of the exact text>"``
+(:func:`text_key`, unchanged since the first vector was cached), value the vector's float32 bytes. Each encoded batch (``write_every`` texts, by default one model batch:
 well under a second of work) is written in one transaction and reported to ``on_progress``, so
 an interrupted run loses at most that batch and resumes where it stopped.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 import threading
 from collections.abc import Callable, Sequence
@@ -20,6 +20,7 @@ from pathlib import Path
 import diskcache
 import numpy as np
 
+from .. import store
 from ..progress import progress_bar
 from .encoders import BACKENDS, Encoder, load_encoder
 from .models import model_id, packaged_version
@@ -55,7 +56,7 @@ def text_key(model: str, text: str, backend: str = "torch", weights: str = "") -
     """Cache key. ONNX vectors agree with torch to ~1e-6 but are not bit-identical: own keys.
     ``weights``: the :func:`weights_tag` of the model's weights in this cache."""
     suffix = "" if backend == "torch" else f"@{backend}"
-    return f"{model_id(model)}{weights}{suffix}|{hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+    return store.key("embeddings", [f"{model_id(model)}{weights}{suffix}"], text=text)
 
 
 def weights_tag(cache: diskcache.Cache, model: str) -> str:
@@ -84,7 +85,7 @@ class Embedder:
         self.cache_dir = cache_dir
         self.batch_size = batch_size
         self.write_every = write_every or batch_size  # texts per cache transaction and progress update
-        self.cache = diskcache.Cache(str(cache_dir / "embeddings"), eviction_policy="none")  # never drop paid-for work
+        self.cache = store.entries(cache_dir, "embeddings")  # never drops paid-for work
         self.encoded = 0  # texts this object actually sent through the model (cache misses)
         self._encoder: Encoder | None = None
         self._encoder_lock = threading.Lock()

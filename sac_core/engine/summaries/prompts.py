@@ -33,8 +33,6 @@ Built-in prompts (transcribed from Reuter et al. 2025, arXiv:2510.06999):
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import string
 from dataclasses import dataclass
@@ -42,6 +40,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from .. import store
 from .errors import SummaryError, json_object
 
 # The SAC authors' length-retry message (used when a prompt file has no retry_template).
@@ -84,8 +83,7 @@ class Prompt:
     @property
     def digest(self) -> str:
         """sha256 (hex, 16 characters) of everything sent to the model: template, sections, retry."""
-        payload = json.dumps([self.template, list(self.sections), self.retry_template], ensure_ascii=False)
-        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+        return store.sha256([self.template, list(self.sections), self.retry_template])[:16]
 
 
 @lru_cache(maxsize=1)

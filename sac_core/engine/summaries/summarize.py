@@ -11,10 +11,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from .. import store
 from ..progress import progress_bar
-from .cache import SummaryCache, cache_key
+from .cache import KIND, cache_key
 from .config import SummaryConfig, prompt_label
 from .errors import SummaryError
 from .extractive import ExtractiveProvider
@@ -23,6 +24,9 @@ from .length import Attempt, count_tokens, limit, shorten_document
 from .openai_provider import OpenAIProvider
 from .prompts import Prompt, load_prompt
 from .provider import Provider
+
+if TYPE_CHECKING:
+    import diskcache
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +114,7 @@ def summarize_documents(
     prompt = load_prompt(config.prompt)
     model = config.model if config.provider == "openai" else ExtractiveProvider.model
     ident = _Identity(config.provider, model, config.generation_key)
-    with SummaryCache(Path(cache_dir)) as cache:
+    with store.entries(Path(cache_dir), KIND) as cache:
         records, todo = _from_cache(documents, cache, ident, prompt, config.chars)
         if not todo:  # everything cached: no provider needed (no key, no network)
             return {file_path: records[file_path] for file_path in documents}
@@ -126,7 +130,7 @@ def summarize_documents(
                 "input_tokens": result.input_tokens,
                 "output_tokens": result.output_tokens,
             }
-            cache.put(key, value)  # at once: a crash later loses nothing
+            cache.set(key, value)  # at once: a crash later loses nothing
             return file_path, value
 
         label = f"summaries ({provider.name}, {prompt.id}, {config.chars} chars)"
@@ -146,7 +150,7 @@ def summarize_documents(
 
 
 def _from_cache(
-    documents: Mapping[str, str], cache: SummaryCache, ident: _Identity, prompt: Prompt, chars: int
+    documents: Mapping[str, str], cache: diskcache.Cache, ident: _Identity, prompt: Prompt, chars: int
 ) -> tuple[dict[str, SummaryRecord], list[tuple[str, str, str]]]:
     """The cached summaries (``file_path → record``) and the rest to make: (file_path, text, key)."""
     records: dict[str, SummaryRecord] = {}
@@ -154,7 +158,7 @@ def _from_cache(
     for file_path, text in documents.items():
         key = cache_key(ident.name, ident.model, prompt, chars, text, ident.generation)
         hit = cache.get(key)
-        if hit is not None:
+        if isinstance(hit, dict):
             records[file_path] = _record(file_path, hit, ident, prompt, chars, cached=True)
         else:
             todo.append((file_path, text, key))
@@ -225,7 +229,7 @@ def estimate_cost(documents: Mapping[str, str], config: SummaryConfig, cache_dir
     """
     prompt = load_prompt(config.prompt) if config.provider != "file" else None
     input_tokens = output_tokens = counted = 0
-    cache = SummaryCache(Path(cache_dir)) if cache_dir is not None and prompt is not None else None
+    cache = store.entries(Path(cache_dir), KIND) if cache_dir is not None and prompt is not None else None
     try:
         for text in documents.values():
             if cache is not None and prompt is not None:

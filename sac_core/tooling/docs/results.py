@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...engine.data import read_table
-from ...experiments.cells import PER_QUERY, RESULTS, is_work_folder, read_per_query
+from ...experiments.cells import PER_QUERY, RESULTS, read_per_query
 from ...experiments.report import cell_means, lbr_table, plus_minus, provenance_lines, setting_key
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
@@ -74,9 +74,9 @@ class Results:
         self._sweeps: dict[str, Sweep] = {}
 
     def sweep_names(self) -> list[str]:
-        """Folders holding a sweep's ``results.csv`` with per-query rows, sorted (work folders left out)."""
+        """Folders holding a sweep's ``results.csv`` with per-query rows, sorted."""
         found = self.root.glob(f"*/{RESULTS}")
-        return sorted(p.parent.name for p in found if (p.parent / PER_QUERY).is_file() and not is_work_folder(p.parent))
+        return sorted(p.parent.name for p in found if (p.parent / PER_QUERY).is_file())
 
     def sweep(self, name: str) -> Sweep:
         if name not in self._sweeps:

@@ -1,5 +1,6 @@
 import numpy as np
 
+from sac_core.engine import store
 from sac_core.engine.embedding import (
     DEFAULT_MODEL,
     WEIGHTS_MARK,
@@ -9,7 +10,6 @@ from sac_core.engine.embedding import (
     resolve_model_path,
     text_key,
 )
-from sac_core.engine.summaries.cache import SummaryCache
 
 
 def test_packaged_model_resolves_to_the_package_folder():
@@ -71,15 +71,15 @@ def test_paid_for_work_is_never_evicted_from_the_disk_caches(tmp_path):
     # diskcache culls least-recently-stored entries past its size_limit (1 GiB by default);
     # the embedding and summary caches must keep everything, however small the limit.
     embedder = Embedder(DEFAULT_MODEL, tmp_path)
-    summaries = SummaryCache(tmp_path)
-    for cache in (embedder.cache, summaries._cache):
+    summaries = store.entries(tmp_path, "summaries")
+    for cache in (embedder.cache, summaries):
         cache.reset("size_limit", 1)  # bytes
         cache.reset("cull_limit", 10)
     for i in range(300):
         embedder.cache.set(f"k{i}", np.zeros(384, dtype=np.float32))
-        summaries.put(f"k{i}", {"summary": "s" * 200})
+        summaries.set(f"k{i}", {"summary": "s" * 200})
     stored = [k for k in embedder.cache.iterkeys() if not str(k).startswith(WEIGHTS_MARK)]
-    assert len(stored) == 300 and len(summaries._cache) == 300
+    assert len(stored) == 300 and len(summaries) == 300
 
 
 def test_vectors_of_other_weights_are_never_read(tmp_path, monkeypatch):
