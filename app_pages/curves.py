@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 
-from app_pages import shared as ui
-from sac_core.dashboard import curve_views, curves, state, views, wording
+from app_pages.shared import resources, sidebar, widgets
+from sac_core.dashboard import curve_views, curves, demo_sweep, state, views, wording
 from sac_core.dashboard.curves import paper
 
-s = ui.settings()
+if TYPE_CHECKING:  # names only: pages call the project through sac_core.dashboard
+    from sac_core.engine.data import Benchmark
+
+s = sidebar.settings()
 st.title("Curves: DRM, precision and recall against k")
 roots = [curves.results_root(), curves.demo_results_root(s.cache_dir)]
 
@@ -41,13 +45,17 @@ def _demo_sweep_button() -> None:
     )
     if st.button("Run the demo sweep", key="curves_demo"):
         demo = state.ensure_demo_corpus(s.cache_dir)
-        sweep = curves.demo_sweep(curves.available_datasets(demo))
+        sweep = demo_sweep.demo_grid(demo)
         bar = st.progress(0.0, text="Running the demo sweep …")
         try:
-            curves.run_with_progress(
-                sweep, demo, s.cache_dir, curves.demo_results_root(s.cache_dir) / sweep.name, ui.progress_callback(bar)
+            demo_sweep.run_with_progress(
+                sweep,
+                demo,
+                s.cache_dir,
+                curves.demo_results_root(s.cache_dir) / sweep.name,
+                resources.progress_callback(bar),
             )
-        except ui.LOAD_ERRORS as e:
+        except state.LOAD_ERRORS as e:
             st.error(f"The demo sweep failed: {views.md(e)}")
             st.stop()
         bar.empty()
@@ -79,13 +87,13 @@ except (ValueError, OSError, pd.errors.ParserError) as e:
     st.stop()
 
 
-def _sweep_bench(data: curves.SweepData) -> state.Benchmark | None:
+def _sweep_bench(data: curves.SweepData) -> Benchmark | None:
     """The folder in use, loaded as the sweep's cells were (None: it has not the sweep's datasets)."""
     if not data.protocol or not data.datasets or not set(data.datasets) <= set(s.source.datasets):
         return None
     try:
-        return ui.benchmark_of(s, data.protocol, data.datasets)
-    except ui.LOAD_ERRORS:
+        return resources.benchmark_of(s, data.protocol, data.datasets)
+    except state.LOAD_ERRORS:
         return None
 
 
@@ -223,4 +231,4 @@ if sweep.significance.is_file() or sweep.per_query.is_file():
                      column_config={method_names[a]: percent, method_names[b]: percent,
                                     "change": st.column_config.NumberColumn(format="%+.1f pts")})  # fmt: skip
         if not table.empty:
-            ui.open_flipped_in_compare(s, curves.sweep_data(df), table, int(k))
+            widgets.open_flipped_in_compare(s, curves.sweep_data(df), table, int(k))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import shared as ui
+from app_pages.shared import resources, sidebar, widgets
 from sac_core.dashboard import compare, maps, views, wording
 
-s = ui.settings()
+s = sidebar.settings()
 st.title("Map: where each index puts the chunks")
 st.caption(
     "Each point is a chunk, placed by a 2-D projection of its embedding, coloured as gold document or other "
@@ -16,11 +16,11 @@ st.caption(
     "often belongs to another document; the summary SAC prepends pulls each document's chunks together. ✕ is "
     "the question, ◯ its gold chunks, ◆ the top-k (red: from a wrong document)."
 )
-ui.require_datasets(s)
-ws, _pending = ui.workspace(s, compare.compare_columns(s.base_config()))
+resources.require_datasets(s)
+ws, _pending = resources.workspace(s, compare.compare_columns(s.base_config()))
 if ws is None:
     st.stop()
-query, asked, k = ui.pick_query(ws, ui.demo_cells(s, ws))
+query, asked, k = widgets.pick_query(ws, resources.demo_cells(s, ws))
 
 row = st.columns([1.2, 1.2, 2.5, 2.1])
 method = row[0].radio("Projection", maps.PROJECTIONS, key="map_method", format_func=str.upper, horizontal=True,
@@ -37,12 +37,12 @@ if sac:
     pick = st.selectbox("SAC index beside the baseline", names, key="map_sac") if len(names) > 1 else names[0]
     shown.append(next(c for c in sac if c.name == pick))
 
-results = {r.column.name: r for r in ws.search(asked, k, query)}
+results = {r.column.name: r for r in resources.compare_results(ws, asked, int(k), query)}
 involved = maps.involved_documents(query, {name: r.hits for name, r in results.items()})
 for col, cell in zip(shown, st.columns(len(shown))):
     with cell:
         st.markdown(f"#### {views.md(col.name)}")
-        data = ui.map_data(s, ws, col, method)  # the first time per index: a bar with the time left
+        data = resources.map_data(s, ws, col, method)  # the first time per index: a bar with the time left
         sep = data.separation
         metrics = st.columns(2)
         metrics[0].metric("own-document neighbours", wording.pct(sep.own_share),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import shared as ui
-from sac_core.dashboard import state, tune, views
+from app_pages.shared import caches, resources, sidebar
+from sac_core.dashboard import builds, state, tune, views
 
-s = ui.settings()
+s = sidebar.settings()
 st.title("Tune: chunk size, summaries and the BM25 mix")
 st.caption(
     "The chosen methods (the baseline and SAC to begin with; any registered method with presets can be added) "
@@ -15,7 +15,7 @@ st.caption(
     "under each slider answer at once from results computed before (the committed sweeps, or settings built here "
     "earlier): no embedding. Any other stop can be built in the background; it is ⚡ afterwards."
 )
-bench = ui.benchmark(s)
+bench = resources.benchmark(s)
 if not bench.queries:
     st.warning(
         "The selected datasets have no queries (their benchmark files list no tests), so there is nothing to "
@@ -23,7 +23,7 @@ if not bench.queries:
     )
     st.stop()
 
-lookup = ui.tune_lookup(s)
+lookup = resources.tune_lookup(s)
 base = s.base_config()
 providers = s.source.providers
 # The widgets' values live in the session, so each slider can mark its instant stops before it is drawn.
@@ -60,7 +60,7 @@ row = st.columns([3, 2, 2, 3])
 chunk_size = row[0].select_slider("Chunk size (characters)", tune.CHUNK_SIZES, key="tune_chunk")
 row[0].caption(tune.instant_caption(tune.CHUNK_SIZES, instant["chunk_size"]))
 row[1].selectbox(
-    "Summary provider", providers, key="tune_provider", format_func=lambda p: ui.PROVIDER_LABELS.get(p, p),
+    "Summary provider", providers, key="tune_provider", format_func=lambda p: sidebar.PROVIDER_LABELS.get(p, p),
     help="file: the LLM summaries of summaries/llm.jsonl (150 and 300 characters); extractive: any length",
 )  # fmt: skip
 chars = row[2].select_slider("Summary length (characters)", lengths, key="tune_chars")
@@ -85,12 +85,12 @@ missing = {name: variants[name] for name, hit in found.items() if hit is None}
 
 if missing:
     jobs = tune.cell_jobs(missing, s.source.data_dir, s.cache_dir)
-    statuses = [ui.build_manager(s.cache_dir).status(job.key) for job in jobs]
+    statuses = [caches.build_manager(s.cache_dir).status(job.key) for job in jobs]
     running = any(status is not None and status.active for status in statuses)
-    if tune.index_saved(missing.values(), s.cache_dir):  # e.g. Compare built them: only the queries to embed
+    if builds.index_saved(missing.values(), s.cache_dir):  # e.g. Compare built them: only the queries to embed
         st.info(f"**{views.md(setting.label)}**: its indexes are built (Compare, or a build before); evaluating "
                 "every query on them now, in the background.")  # fmt: skip
-        ui.build_panel(s, jobs)
+        resources.build_panel(s, jobs)
         st.stop()
     chunks = tune.estimated_chunks(bench, setting.chunk_size)
     st.warning(
@@ -99,7 +99,7 @@ if missing:
         "pooled corpus, and every session can use it afterwards."
     )
     if running or st.button("Build this setting in the background", type="primary", key="tune_build"):
-        ui.build_panel(s, jobs)
+        resources.build_panel(s, jobs)
     st.stop()
 
 table = tune.results(found, shown)

@@ -3,16 +3,22 @@ the way other pages open a query there (same tab, same session, same data folder
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 import streamlit as st
 
-from sac_core.dashboard import compare, curves, demo_picks, selection, state, views, wording
+from sac_core.dashboard import curves, demo_picks, selection, state, views, wording
 
-from .resources import LOAD_ERRORS, benchmark_of
+from .resources import benchmark_of
 from .sidebar import data_keys
 
+if TYPE_CHECKING:  # names only: pages call the project through sac_core.dashboard
+    from sac_core.engine.data import Query
+    from sac_core.experiments import Workspace
 
-def pick_query(ws: compare.Workspace, found: demo_picks.Lookup | None = None) -> tuple[compare.Query | None, str, int]:
+
+def pick_query(ws: Workspace, found: demo_picks.Lookup | None = None) -> tuple[Query | None, str, int]:
     """(benchmark query or None for free text, the text asked, k). The selection comes from the URL
     on a session's first visit (without one: the typical query of ``found``, the committed per-query
     results), then from this session's widgets, and is written back to the URL. A results folder
@@ -72,7 +78,7 @@ def pick_query(ws: compare.Workspace, found: demo_picks.Lookup | None = None) ->
     return query, asked, int(k)
 
 
-def _demo_picker(ws: compare.Workspace, cells: demo_picks.SweepCells, query_id: str | None, k: int) -> None:
+def _demo_picker(ws: Workspace, cells: demo_picks.SweepCells, query_id: str | None, k: int) -> None:
     """A picker of the queries computed from ``cells`` (typical, biggest gain, biggest loss), and what
     the query shown is among them."""
     found = demo_picks.picks(cells, k)
@@ -86,7 +92,7 @@ def _demo_picker(ws: compare.Workspace, cells: demo_picks.SweepCells, query_id: 
         st.caption(views.md(f"This query is the {'; the '.join(labels)}, in the per-query results of {cells.sweep}."))
 
 
-def _show_pick(ws: compare.Workspace) -> None:
+def _show_pick(ws: Workspace) -> None:
     """Before the next run (the picker's callback): the query widgets set to the picked query."""
     pick = st.session_state.get("cmp_demo")
     if pick is not None and pick.query_id in ws.queries:
@@ -125,7 +131,7 @@ def open_flipped_in_compare(s: state.Settings, data: curves.SweepData, table: pd
     known = data.protocol in state.PROTOCOLS and set(data.datasets) <= set(s.source.datasets)
     try:
         same = known and data.matches(benchmark_of(s, str(data.protocol), data.datasets))
-    except LOAD_ERRORS:
+    except state.LOAD_ERRORS:
         same = False
     if not same:
         st.caption(

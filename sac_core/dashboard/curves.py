@@ -19,16 +19,12 @@ import pandas as pd
 
 from ..engine import store
 from ..engine.data import Benchmark, csv_bytes
-from ..engine.data import available_datasets as available_datasets
 from ..engine.data import read_table as read_csv_table
 from ..engine.metrics import means_with_intervals, over_k
 from ..experiments import METHODS, cells, flipped_queries
 from ..experiments import paper as paper
 from ..experiments.cells import DATA_DIGEST
 from ..experiments.report import provenance_lines
-from .demo_sweep import DEMO_SWEEP as DEMO_SWEEP
-from .demo_sweep import demo_sweep as demo_sweep
-from .demo_sweep import run_with_progress as run_with_progress
 
 RESULTS_ENV = "SAC_RESULTS_DIR"
 # The committed sweeps, most complete first: the page opens on the first one present.

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.data import Benchmark
-from ..experiments import Column, RunConfig
+from ..experiments import Column, RunConfig, baseline_column
 from .curves import (
     DEMO_SWEEPS,
     PREFERRED_SWEEPS,
@@ -124,12 +124,6 @@ def search_order(folders: Sequence[SweepFolder]) -> list[SweepFolder]:
     return sorted(folders, key=lambda f: (preferred.index(f.name) if f.name in preferred else len(preferred), f.name))
 
 
-def reference_column(columns: Sequence[Column]) -> Column | None:
-    """The column the others are measured against: the first that runs the plain baseline."""
-    plain = RunConfig().variant
-    return next((c for c in columns if c.config.variant == plain), None)
-
-
 def sweep_cells(roots: Sequence[Path], columns: Sequence[Column], bench: Benchmark) -> SweepCells | None:
     """The committed cells of ``columns`` on ``bench`` in the sweep folders under ``roots`` (preferred
     sweeps first), or None: no baseline column, or no sweep ran this setting on this data."""
@@ -138,7 +132,7 @@ def sweep_cells(roots: Sequence[Path], columns: Sequence[Column], bench: Benchma
 
 def look_up(roots: Sequence[Path], columns: Sequence[Column], bench: Benchmark) -> Lookup:
     """:func:`sweep_cells` with the folders skipped on the way (a table that does not parse)."""
-    baseline = reference_column(columns)
+    baseline = baseline_column(columns)
     if baseline is None:
         return Lookup(None)
     return find(search_order(list_sweeps(roots)), baseline, columns, bench)

@@ -37,7 +37,6 @@ from ..experiments.identity import cell_inputs
 from ..experiments.methods import BASELINE, SAC_METHOD
 from ..experiments.significance import LOWER_IS_BETTER
 from .builds import BuildJob
-from .builds import index_saved as index_saved  # re-exported for the page
 from .curves import METRIC_LABELS, PALETTE
 from .wording import missing, pct, pct_pm, pts
 

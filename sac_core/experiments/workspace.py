@@ -14,11 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.chunking import Chunk
 from ..engine.data import Benchmark, Query, load_benchmark
 from ..engine.embedding import Embedder, Embedders
 from ..engine.metrics import score_query
 from ..engine.retrieval import Hit, Ranker, as_spans
-from .catalogue import Column, catalogue_columns
+from .catalogue import Column, baseline_column, catalogue_columns
 from .config import RunConfig
 from .evaluate import open_method
 from .plugins import OpenContext
@@ -28,11 +29,15 @@ Progress = Callable[[float, str], None]  # (fraction done 0..1, message)
 
 @dataclass(frozen=True)
 class ColumnResult:
+    """One column's answer to one question: what a page draws, without asking the ranker back."""
+
     column: Column
     hits: list[Hit]
     gold_document: list[bool]  # per hit: is its document a gold document of the query?
     metrics: dict[str, float] | None  # DRM, precision, recall, ... at k; None for free text
     summaries: dict[str, str]  # summary prepended to each involved document's chunks ({} without summaries)
+    trimmed_from: list[Chunk | None]  # per hit: the chunk a trimming stage cut it from (None: not trimmed)
+    baseline: bool  # the column the others are measured against (:func:`~.catalogue.baseline_column`)
 
 
 class Workspace:
@@ -57,6 +62,8 @@ class Workspace:
         self.retrievers = dict(rankers)
         self.summaries = {name: dict(summaries.get(name, {})) for name in self.retrievers}
         self.cache_queries = True  # False: every search runs the model (for honest latency figures)
+        reference = baseline_column(self.columns)
+        self.baseline = None if reference is None else reference.name  # the column the others are measured against
 
     @classmethod
     def open(
@@ -109,7 +116,9 @@ class Workspace:
         )
 
     def search(self, text: str, k: int, query: Query | None = None) -> list[ColumnResult]:
-        """Run ``text`` through every column; with a benchmark ``query`` also score it against gold."""
+        """Run ``text`` through every column; with a benchmark ``query`` also score it against gold.
+        Each result carries what a page shows of it (the chunk each hit was trimmed from, whether it
+        is the baseline column), so nothing asks the rankers again."""
         vectors: dict[tuple[str, str], np.ndarray] = {}  # one query encoding per model and backend
         out = []
         for col in self.columns:
@@ -128,7 +137,9 @@ class Workspace:
             metrics = score_query(as_spans(hits), query, k, col.config.metric_mode) if query else None
             involved = {h.chunk.file_path for h in hits} | set(gold_files)
             summaries = {fp: s for fp, s in self.summaries[col.name].items() if fp in involved}
-            out.append(ColumnResult(col, hits, [h.chunk.file_path in gold_files for h in hits], metrics, summaries))
+            gold = [h.chunk.file_path in gold_files for h in hits]
+            trimmed = [ranker.trimmed_from(h) for h in hits]
+            out.append(ColumnResult(col, hits, gold, metrics, summaries, trimmed, col.name == self.baseline))
         return out
 
     def embedders(self) -> list[Embedder]:

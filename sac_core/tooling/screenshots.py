@@ -15,7 +15,7 @@ from typing import Any
 
 from ..dashboard import review
 from ..dashboard.compare import compare_columns, default_methods
-from ..dashboard.curves import demo_sweep, run_with_progress
+from ..dashboard.demo_sweep import demo_sweep, run_with_progress
 from ..dashboard.state import ensure_demo_corpus
 from ..engine.data import available_datasets, load_benchmark
 from ..engine.summaries import SummaryConfig

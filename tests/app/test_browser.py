@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import pytest
 from sqlalchemy import select
 
-from sac_core.dashboard.curves import demo_sweep, run_with_progress
+from sac_core.dashboard.demo_sweep import demo_sweep, run_with_progress
 from sac_core.dashboard.review.db import Label
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.dashboard.text import WORD_JOINER

@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from sac_core.dashboard import runs, state
-from sac_core.engine.data import Snippet, available_datasets, write_jsonl
+from sac_core.engine.data import Snippet, available_datasets, load_benchmark, write_jsonl
 from sac_core.experiments import RunConfig, Sweep, Workspace, catalogue_columns, run_sweep
 from sac_core.experiments.html_report import render
 from sac_core.experiments.run_store import remove_run
@@ -47,7 +47,7 @@ def sweep_results(demo: Path, embed_cache: Path, tmp_path_factory: pytest.TempPa
     cells = (base, base.with_(method="retriever", options={"retriever.factory": LANGCHAIN}))
     root = tmp_path_factory.mktemp("results")
     run_sweep(Sweep("interop", cells), demo, embed_cache, root / "interop", progress=False)
-    bench = state.load_benchmark(demo, base.datasets, "full")
+    bench = load_benchmark(demo, base.datasets, "full")
     Workspace.open(
         bench, catalogue_columns(base, ["baseline"]), demo, embed_cache, save=True
     )  # Compare's baseline prebuilt
@@ -134,7 +134,7 @@ def test_the_import_panel_names_its_file_and_forgets_it_once_imported(
     """Issue 35: the name comes from the file; the button says which file it imports; after an import
     the uploader is empty, so a file the uploader then refuses (70 MB) leaves nothing to import."""
     sync_api = _chromium()
-    bench = state.load_benchmark(demo, available_datasets(demo), "full")
+    bench = load_benchmark(demo, available_datasets(demo), "full")
     run = {q.query_id: [Snippet(s.file_path, s.start, s.end) for s in q.gold] for q in bench.queries}
     good, big = tmp_path / "my run.jsonl", tmp_path / "big.jsonl"
     good.write_text(write_jsonl({q.query_id: q for q in bench.queries}, run), encoding="utf-8")

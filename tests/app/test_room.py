@@ -25,7 +25,7 @@ from sqlalchemy import select
 
 from sac_core.dashboard import compare, state
 from sac_core.dashboard import review as rv
-from sac_core.dashboard.curves import demo_sweep, run_with_progress
+from sac_core.dashboard.demo_sweep import demo_sweep, run_with_progress
 from sac_core.dashboard.review.db import AnswerLabel, Label, ReviewChunk, ReviewItem
 from sac_core.engine.data import available_datasets, load_benchmark
 from sac_core.experiments import Workspace

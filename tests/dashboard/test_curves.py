@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from sac_core.dashboard import curve_views, curves
+from sac_core.dashboard.demo_sweep import demo_sweep, run_with_progress
 from sac_core.engine.data import available_datasets
 from sac_core.experiments import paper
 
@@ -17,8 +18,8 @@ def sweep_dir(demo_dir, embed_cache, tmp_path_factory):
     """A real (tiny) sweep on the demo corpus: baseline and SAC generic at chunk 500."""
     out = tmp_path_factory.mktemp("results") / "demo"
     calls = []
-    sweep = curves.demo_sweep(available_datasets(demo_dir), chunk_sizes=(500,), prompts=("generic",), ks=(1, 2, 4))
-    curves.run_with_progress(sweep, demo_dir, embed_cache, out, lambda f, m: calls.append((f, m)))
+    sweep = demo_sweep(available_datasets(demo_dir), chunk_sizes=(500,), prompts=("generic",), ks=(1, 2, 4))
+    run_with_progress(sweep, demo_dir, embed_cache, out, lambda f, m: calls.append((f, m)))
     return out, calls
 
 
@@ -345,7 +346,7 @@ def test_results_root_follows_the_environment(monkeypatch, tmp_path):
 
 
 def test_demo_sweep_grid():
-    sweep = curves.demo_sweep(("demo_nda",), chunk_sizes=(300, 500), prompts=("generic", "expert"))
+    sweep = demo_sweep(("demo_nda",), chunk_sizes=(300, 500), prompts=("generic", "expert"))
     assert len(sweep.cells) == 2 * 3
     assert [c.variant for c in sweep.cells[:3]] == ["baseline", "sac-file-generic-150", "sac-file-expert-150"]
     assert all(c.protocol == "full" for c in sweep.cells)
