@@ -1,8 +1,10 @@
 """What the server keeps in memory for every session: one Streamlit cache function per kind.
 
-A function's arguments are its key (Streamlit hashes them: strings, numbers, tuples, frozen
-configs). What must not be hashed (a benchmark, a workspace, a model) is passed behind a
-``_``-prefixed parameter, beside the explicit key it was made from. A data-keyed entry names its
+A function's arguments are its key: short text and numbers, which Streamlit hashes at once (a
+config as its ``repr``, which lists every setting; hashed field by field a config costs
+milliseconds on every rerun, a folder's stamp of every file tens of them). What must not be hashed
+(a config, a benchmark, a workspace, a model) is passed behind a ``_``-prefixed parameter, beside
+the explicit key it was made from. A data-keyed entry names its
 data by the source key (the benchmark's content digest and the stamp of the data folder's files,
 :func:`sac_core.dashboard.state.source_key`): an edited document, a reworded question or an edited
 summary file gives a new key, and the entry is made anew. Paths are passed resolved, as text.
@@ -32,7 +34,6 @@ if TYPE_CHECKING:  # names only: pages call the project through sac_core.dashboa
     from sac_core.engine.retrieval import ChunkIndex, Hit, Ranker
     from sac_core.experiments import Column, ColumnResult, RunConfig, Workspace
 
-ColumnsKey = tuple[tuple[str, "RunConfig"], ...]  # compare.columns_key: the workspace's columns
 ChunkKey = tuple[str, int, int]  # (file path, start, end) of a chunk
 
 
@@ -45,7 +46,7 @@ def plugins(spec: str) -> tuple[str, ...]:
 
 # Two benchmarks: the sidebar's, and another protocol's (Curves opens a sweep's queries on Compare).
 @st.cache_resource(show_spinner="Loading the benchmark …", max_entries=2)
-def benchmark(data_dir: str, datasets: tuple[str, ...], protocol: str, stamp: tuple) -> tuple[Benchmark, str]:
+def benchmark(data_dir: str, datasets: tuple[str, ...], protocol: str, stamp: str) -> tuple[Benchmark, str]:
     """The queries and documents of ``datasets`` under ``protocol``, and their source key; ``stamp``
     (:meth:`state.DataSource.stamp`): a file of the folder changed, it is loaded anew."""
     return state.sourced_benchmark(Path(data_dir), datasets, protocol, stamp)
@@ -63,7 +64,8 @@ def embedder(cache_dir: str, model: str, backend: str, _config: RunConfig) -> Em
 def column(
     data: str,
     cache_dir: str,
-    config: RunConfig,
+    config: str,
+    _config: RunConfig,
     _bench: Benchmark,
     _data_dir: Path,
     _embedder: Embedder,
@@ -71,13 +73,13 @@ def column(
 ) -> tuple[Ranker, dict[str, str]]:
     """A Compare column's ranker over its saved index and the summaries it prepended, on the data
     ``data`` names (raises :class:`~sac_core.experiments.NotBuilt` when the index is not saved)."""
-    ranker, summaries = compare.open_column(_bench, config, _data_dir, Path(cache_dir), _embedder, _api_key)
+    ranker, summaries = compare.open_column(_bench, _config, _data_dir, Path(cache_dir), _embedder, _api_key)
     return ranker, dict(summaries)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)  # a few KB each: a room asking the same questions
 def results(
-    data: str, columns: ColumnsKey, text: str, k: int, query_id: str | None, _ws: Workspace, _query: Query | None
+    data: str, columns: str, text: str, k: int, query_id: str | None, _ws: Workspace, _query: Query | None
 ) -> list[ColumnResult]:
     """Every column's top ``k`` for ``text`` (scored against the benchmark query ``query_id``)."""
     return _ws.search(text, k, _query)
@@ -86,7 +88,7 @@ def results(
 @st.cache_data(show_spinner=False, max_entries=64)  # one hit's explanation: two documents' facts, a few KB
 def why_wrong(
     data: str,
-    columns: ColumnsKey,
+    columns: str,
     text: str,
     query_id: str,
     name: str,
@@ -103,7 +105,7 @@ def why_wrong(
 @st.cache_data(show_spinner=False, max_entries=256)  # an answer is a few hundred characters
 def answer(
     data: str,
-    config: RunConfig,
+    config: str,
     question: str,
     hits: tuple[ChunkKey, ...],
     kind: str,
@@ -140,7 +142,7 @@ def document_names(data: str, _bench: Benchmark) -> answers.DocumentNames:
 
 @st.cache_resource(show_spinner=False, max_entries=8)  # a few column sets in a room; each a few hundred KB
 def demo_cells(
-    data: str, columns: ColumnsKey, stamp: tuple, _roots: Sequence[Path], _columns: Sequence[Column], _bench: Benchmark
+    data: str, columns: str, stamp: tuple, _roots: Sequence[Path], _columns: Sequence[Column], _bench: Benchmark
 ) -> demo_picks.Lookup:
     """The committed per-query results of ``columns`` on the data ``data`` names; ``stamp``: the
     per-query tables' (path, mtime)."""
@@ -148,7 +150,7 @@ def demo_cells(
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)  # two Map pages' two maps; an index's projection is small
-def map_data(data: str, cache_dir: str, config: RunConfig, method: str, name: str, _index: ChunkIndex) -> maps.MapData:
+def map_data(data: str, cache_dir: str, config: str, method: str, name: str, _index: ChunkIndex) -> maps.MapData:
     """An index's vectors, projection and separation figures (also kept in the store); the first
     time, a bar made here shows each step with the time left, then goes."""
     bar = st.empty()

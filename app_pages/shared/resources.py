@@ -96,6 +96,11 @@ def _embedder(s: state.Settings, config: RunConfig) -> Embedder:
     return caches.embedder(_resolved(s.cache_dir), config.model, config.backend, config)
 
 
+def _config(s: state.Settings, config: RunConfig) -> tuple[str, str, RunConfig]:
+    """(cache folder, config) as a cache key (the config's ``repr`` lists every setting), and the config."""
+    return _resolved(s.cache_dir), repr(config), config
+
+
 def _resolved(path: Path) -> str:
     """A folder as a cache key part: resolved (links and ``..``), as text."""
     return str(Path(path).resolve())
@@ -116,7 +121,7 @@ def workspace(s: state.Settings, columns: Sequence[Column]) -> tuple[Workspace |
     for col in columns:
         try:
             opened[col.name] = caches.column(
-                data, _resolved(s.cache_dir), col.config, bench, s.source.data_dir, _embedder(s, col.config), api_key(s)
+                data, *_config(s, col.config), bench, s.source.data_dir, _embedder(s, col.config), api_key(s)
             )
         except compare.NotBuilt:
             pending.append(col)
@@ -179,7 +184,8 @@ def column_answer(
     hits = tuple((h.chunk.file_path, h.chunk.start, h.chunk.end) for h in result.hits)
     marks = None if gold is None else tuple(sorted(gold))  # the answer is checked against them
     answerer = answers.make_answerer(kind, _embedder(s, result.column.config), s.cache_dir, llm)
-    return caches.answer(ws.data_key, result.column.config, question, hits, kind, marks, answerer, result.hits)
+    config = repr(result.column.config)
+    return caches.answer(ws.data_key, config, question, hits, kind, marks, answerer, result.hits)
 
 
 def cached_answer(
@@ -275,4 +281,4 @@ def map_data(s: state.Settings, ws: Workspace, column: Column, method: str) -> m
     projection and figures are also kept on disk beside the saved index); the first time, a bar
     shows each step with the time left, then goes."""
     index = maps.column_index(ws.retrievers, column.name)
-    return caches.map_data(ws.data_key, _resolved(s.cache_dir), column.config, method, column.name, index)
+    return caches.map_data(ws.data_key, _resolved(s.cache_dir), repr(column.config), method, column.name, index)

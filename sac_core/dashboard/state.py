@@ -93,10 +93,11 @@ class DataSource:
             return f"{SUMMARY_FILE.as_posix()}: {reason}; the summary provider file is not offered"
         return None
 
-    def stamp(self) -> tuple:
-        """The (path, size, mtime, inode) of every file of the folder a page may read: a new stamp, a
-        file changed (the benchmark is loaded anew, what was computed on it is not reused)."""
-        return folder_stamp(self.data_dir)
+    def stamp(self) -> str:
+        """A digest of the (path, size, mtime, inode) of every file of the folder a page may read
+        (:func:`folder_stamp`; SHA-256 hex, a short key however many files): a new stamp, a file
+        changed (the benchmark is loaded anew, what was computed on it is not reused)."""
+        return store.sha256(folder_stamp(self.data_dir))
 
     @property
     def default_protocol(self) -> str:
@@ -136,7 +137,7 @@ def ensure_demo_corpus(cache_dir: Path) -> Path:
     return dest
 
 
-def sourced_benchmark(data_dir: Path, datasets: Sequence[str], protocol: str, stamp: tuple) -> tuple[Benchmark, str]:
+def sourced_benchmark(data_dir: Path, datasets: Sequence[str], protocol: str, stamp: str) -> tuple[Benchmark, str]:
     """The benchmark of ``datasets`` under ``protocol`` and its source key: what a result computed on
     it is kept under (its content digest and ``stamp``, :meth:`DataSource.stamp`)."""
     bench = load_benchmark(Path(data_dir), tuple(datasets), protocol)

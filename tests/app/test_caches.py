@@ -28,7 +28,8 @@ def _session(asking, data, chunk_size):  # AppTest runs its source as a script: 
     from sac_core.experiments import RunConfig
 
     asking.set()
-    ranker, _ = caches.column(data, "/cache", RunConfig(chunk_size=chunk_size), None, Path("."), None, None)
+    config = RunConfig(chunk_size=chunk_size)
+    ranker, _ = caches.column(data, "/cache", repr(config), config, None, Path("."), None, None)
     st.write(f"opened {ranker}")
 
 
