@@ -54,8 +54,7 @@ for col, cell in zip(shown, st.columns(len(shown))):
         retriever = maps.column_index(ws.retrievers, col.name)
         frame = maps.points(retriever, data.projection, datasets, involved if scope != "all" else None, involved)
         frame = frame.assign(group=maps.colour_groups(frame, colouring, query))
-        vector = retriever.embedder.encode([asked], progress=False)[0]
-        fig = maps.map_figure(frame, retriever, data.projection, "group", data.projection.place(vector, data.vectors),
+        fig = maps.map_figure(frame, retriever, data.projection, "group", maps.question_place(retriever, data, asked),
                              query, results[col.name].hits)  # fmt: skip
         st.plotly_chart(fig, width="stretch", key=f"map_fig::{col.name}")
         st.caption(f"{len(frame):,} of {sep.chunks:,} chunks drawn" + (

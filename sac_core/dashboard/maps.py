@@ -312,6 +312,12 @@ def map_data(retriever: ChunkIndex, cache_dir: Path, method: str, on_progress: P
     return MapData(vectors, projection, cached_separation(cache_dir, vectors, documents, separating))
 
 
+def question_place(retriever: ChunkIndex, data: MapData, asked: str) -> np.ndarray:
+    """Where the question ``asked`` lands on the map of ``retriever`` (encoded by its own model)."""
+    vector = retriever.embedder.encode([asked], progress=False)[0]
+    return data.projection.place(vector, data.vectors)
+
+
 def column_index(rankers: Mapping[str, Ranker], name: str) -> ChunkIndex:
     """The plain dense chunk index of column ``name`` (one :func:`map_columns` draws); a ValueError
     for a column without one."""
