@@ -43,7 +43,7 @@ def import_run_panel(s: state.Settings) -> None:
             try:
                 with st.spinner("Checking every line and scoring the run …"):
                     done = runs.import_upload(upload.getvalue(), upload.name, name, s)  # type: ignore[union-attr]
-            except (runs.RunFileError, runs.RunStoreError, *state.LOAD_ERRORS) as e:
+            except runs.IMPORT_ERRORS as e:
                 st.error(views.md(e))
                 return
             st.session_state["runs_added"] = done.key

@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from sac_core.dashboard import runs, state
-from sac_core.engine.data import Snippet, available_datasets, load_benchmark, write_jsonl
+from sac_core.engine.data import RunFileError, Snippet, available_datasets, load_benchmark, write_jsonl
 from sac_core.experiments import RunConfig, Sweep, Workspace, catalogue_columns, run_sweep
 from sac_core.experiments.html_report import render
 from sac_core.experiments.run_store import remove_run
@@ -78,7 +78,7 @@ def test_a_listed_langchain_retriever_and_an_imported_run_are_compare_columns(
     done = runs.import_upload(run, "baseline.jsonl.gz", "demo-baseline", s)
     assert done.key == "run:demo-baseline" and done.results.is_file()
     assert pd.read_csv(done.results)["recall"].tolist() == table.loc[table["cell"] == cell, "recall"].tolist()
-    with pytest.raises(runs.RunFileError, match=r"bad.jsonl, line 1: field 'query_id': unknown query"):
+    with pytest.raises(RunFileError, match=r"bad.jsonl, line 1: field 'query_id': unknown query"):
         runs.import_upload(b'{"query_id": "nope/1", "snippets": []}\n', "bad.jsonl", "bad", s)
 
     at = _app(embed_cache, monkeypatch, f"baseline,{KEY},{done.key}")
