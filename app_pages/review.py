@@ -93,4 +93,4 @@ if nav[2].button("Next open", key="rv_next_open", disabled=next_open is None,
 show_gold = nav[3].toggle("Show gold spans (recorded with your labels)", key="rv_gold")
 
 view = rv.item_view(db, session.id, position, reviewer)
-review_ui.review_item(s, db, reviewer, view, show_gold)
+review_ui.review_item(s, db, session.id, reviewer, view, show_gold)

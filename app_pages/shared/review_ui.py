@@ -89,28 +89,36 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
         st.rerun()
 
 
-def _label_keys(chunk_id: int, letters: list[str]) -> list[str]:
-    return [f"rv_label::{chunk_id}::{letter}" for letter in letters]
+def _seed(key: str, value: object) -> object:
+    """Put the stored ``value`` into widget ``key`` before it is drawn, at every page run: the browser
+    is then sent it (a widget drawn again after a run without it, e.g. after a switch of the Mode or
+    Skip and Back, would otherwise show its default while the server kept the old value, and the next
+    click sent that default for every such widget: issue 41). What was seeded is given to the
+    widget's callback as ``shown``."""
+    st.session_state[key] = value
+    return value
 
 
-def _note_keys(chunk_id: int, letters: list[str]) -> list[str]:
-    return [f"rv_note::{chunk_id}::{letter}" for letter in letters]
-
-
-def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool, key: str, letters: list[str]) -> None:
-    """A label given in one column: stored (None when taken back), shown in every column of the chunk."""
+def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool, key: str, shown: object) -> None:
+    """A label given in one column: stored when it differs from the one shown (one row: the note
+    stays as it is); every column of the chunk shows it from the next run on."""
     label = st.session_state.get(key)
-    rv.set_label(db, chunk_id, reviewer, label, gold_shown=gold_shown)  # the note stays as it is
-    for other in _label_keys(chunk_id, letters):
-        st.session_state[other] = label
+    if label != shown:  # never a value the browser kept from an older run
+        rv.set_label(db, chunk_id, reviewer, label, gold_shown=gold_shown)
 
 
-def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str, letters: list[str]) -> None:
-    """A note edited in one column: stored at once, labelled or not, shown in every column of the chunk."""
+def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str, shown: object) -> None:
+    """A note edited in one column: stored when it differs from the one shown, labelled or not."""
     note = st.session_state.get(key) or ""
-    rv.set_note(db, chunk_id, reviewer, note)
-    for other in _note_keys(chunk_id, letters):
-        st.session_state[other] = note
+    if note != (shown or ""):
+        rv.set_note(db, chunk_id, reviewer, note)
+
+
+def _press(db: rv.ReviewDB, session_id: int, position: int, reviewer: str, label: str, gold_shown: bool) -> None:
+    """A label key pressed: the first chunk not labelled yet, as stored now, gets ``label``. A
+    callback: it runs when the press arrives, before the page runs again, so no press is lost to a
+    run that another press interrupted."""
+    rv.label_next(db, session_id, position, reviewer, label, gold_shown=gold_shown)
 
 
 def _column_answers(
@@ -127,12 +135,18 @@ def _column_answers(
         return {}
 
 
-def _save_answer_label(db: rv.ReviewDB, answer_id: int, reviewer: str, gold_shown: bool, key: str) -> None:
-    rv.set_answer_label(db, answer_id, reviewer, st.session_state.get(key), gold_shown=gold_shown)  # keeps the note
+def _save_answer_label(
+    db: rv.ReviewDB, answer_id: int, reviewer: str, gold_shown: bool, key: str, shown: object
+) -> None:
+    label = st.session_state.get(key)
+    if label != shown:
+        rv.set_answer_label(db, answer_id, reviewer, label, gold_shown=gold_shown)  # keeps the note
 
 
-def _save_answer_note(db: rv.ReviewDB, answer_id: int, reviewer: str, key: str) -> None:
-    rv.set_answer_note(db, answer_id, reviewer, st.session_state.get(key) or "")
+def _save_answer_note(db: rv.ReviewDB, answer_id: int, reviewer: str, key: str, shown: object) -> None:
+    note = st.session_state.get(key) or ""
+    if note != (shown or ""):
+        rv.set_answer_note(db, answer_id, reviewer, note)
 
 
 def _answer_box(
@@ -143,31 +157,26 @@ def _answer_box(
     letter, answer_id = column.letter, column.answer_id
     st.markdown(rv.answer_box_html(column, view.gold, show_gold=show_gold), unsafe_allow_html=True)
     label_key, note_key = f"rv_alabel::{answer_id}", f"rv_anote::{answer_id}"
-    if label_key not in st.session_state:
-        st.session_state[label_key] = mine[0]
     st.segmented_control(
         f"Answer label of {letter}", rv.ANSWER_LABELS, key=label_key, format_func=rv.ANSWER_LABEL_NAMES.get,
         label_visibility="collapsed", wrap=True,
-        on_change=_save_answer_label, args=(db, answer_id, reviewer, show_gold, label_key),
+        on_change=_save_answer_label, args=(db, answer_id, reviewer, show_gold, label_key, _seed(label_key, mine[0])),
     )  # fmt: skip
-    if note_key not in st.session_state:
-        st.session_state[note_key] = mine[1]
     st.text_area(f"Note on the answer of {letter}", key=note_key, placeholder="note on the answer (optional)",
                  label_visibility="collapsed", height=NOTE_HEIGHT, max_chars=NOTE_CHARS,
-                 on_change=_save_answer_note, args=(db, answer_id, reviewer, note_key))  # fmt: skip
+                 on_change=_save_answer_note, args=(db, answer_id, reviewer, note_key, _seed(note_key, mine[1])))  # fmt: skip
 
 
-def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
+def review_item(
+    s: state.Settings, db: rv.ReviewDB, session_id: int, reviewer: str, view: rv.ItemView, show_gold: bool
+) -> None:
     """One query: the blind columns with a label per chunk, the preference, and keyboard labelling.
 
     A chunk several methods retrieved is shown, labellable, in each of their columns (one label and
-    one note stored, mirrored in every copy): nothing says which columns share it."""
+    one note stored, shown in every copy): nothing says which columns share it. Every widget shows
+    what is stored (:func:`_seed`) and writes its own row only when the reviewer changes it."""
     st.markdown(views.query_html(view.query_id, view.query_text), unsafe_allow_html=True)
-    letters_of: dict[int, list[str]] = {}
-    for letter, column in view.columns:
-        for c in column:
-            letters_of.setdefault(c.chunk_id, []).append(letter)
-    _label_keys_row(db, reviewer, view, letters_of, show_gold)
+    _label_keys_row(db, session_id, reviewer, view, show_gold)
     try:
         texts = {c.chunk_id: rv.document_text(s.source.data_dir, c.file_path)[c.start : c.end]
                  for _, column in view.columns for c in column}  # fmt: skip
@@ -186,24 +195,18 @@ def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.Item
             for c in column:
                 current = view.unlabelled is not None and c.chunk_id == view.unlabelled.chunk_id and not outlined
                 outlined = outlined or current
-                _chunk(db, reviewer, view, letter, c, texts[c.chunk_id], letters_of[c.chunk_id], show_gold,
-                       outlined=current)  # fmt: skip
+                _chunk(db, reviewer, view, letter, c, texts[c.chunk_id], show_gold, outlined=current)
     _preference(db, reviewer, view, show_gold)
 
 
-def _label_keys_row(
-    db: rv.ReviewDB, reviewer: str, view: rv.ItemView, letters_of: dict[int, list[str]], show_gold: bool
-) -> None:
+def _label_keys_row(db: rv.ReviewDB, session_id: int, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
     """The label buttons with their keys 1–5, which label the outlined chunk (the first not labelled yet)."""
     target = view.unlabelled
     keys = st.container(horizontal=True, gap="small")  # as wide as their names, wrapping: never cut off
     for n, (label, shortcut) in enumerate(zip(rv.LABELS, SHORTCUTS)):
-        if keys.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
-                       disabled=target is None, width="content") and target is not None:  # fmt: skip
-            rv.set_label(db, target.chunk_id, reviewer, label, gold_shown=show_gold)  # keeps the typed note
-            for key in _label_keys(target.chunk_id, letters_of[target.chunk_id]):
-                st.session_state[key] = label
-            st.rerun()
+        keys.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
+                    disabled=target is None, width="content", on_click=_press,
+                    args=(db, session_id, view.position, reviewer, label, show_gold))  # fmt: skip
     st.caption(
         "Keys 1–5 label the outlined chunk (the first one not labelled yet); N skips to the next query, B goes back."
         if target is not None
@@ -216,28 +219,23 @@ def _label_keys_row(
 
 
 def _chunk(
-    db: rv.ReviewDB, reviewer: str, view: rv.ItemView, letter: str, c: rv.ChunkView, text: str, letters: list[str],
-    show_gold: bool, *, outlined: bool,
+    db: rv.ReviewDB, reviewer: str, view: rv.ItemView, letter: str, c: rv.ChunkView, text: str, show_gold: bool, *,
+    outlined: bool,
 ) -> None:  # fmt: skip
-    """One chunk of column ``letter``: its card, its label and its note (both mirrored in ``letters``)."""
+    """One chunk of column ``letter``: its card, its label and its note (stored once per chunk)."""
     label = view.label(c.chunk_id)
     card = views.review_card(f"{letter}#{c.rank}", c.file_path, text, c.start, view.gold_spans, show_gold, outlined,
                              label, anchor_id=rv.card_anchor(letter, c.rank))  # fmt: skip
     st.markdown(card, unsafe_allow_html=True)
-    label_key = f"rv_label::{c.chunk_id}::{letter}"
-    if label_key not in st.session_state:
-        st.session_state[label_key] = label
+    label_key, note_key = f"rv_label::{c.chunk_id}::{letter}", f"rv_note::{c.chunk_id}::{letter}"
     st.segmented_control(
         f"Label of {letter}#{c.rank}", rv.LABELS, key=label_key, format_func=rv.SHORT_LABEL_NAMES.get,
         label_visibility="collapsed", help=LABEL_HELP, wrap=True,
-        on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold, label_key, letters),
+        on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold, label_key, _seed(label_key, label)),
     )  # fmt: skip
-    note_key = f"rv_note::{c.chunk_id}::{letter}"
-    if note_key not in st.session_state:
-        st.session_state[note_key] = view.note(c.chunk_id)
     st.text_area(f"Note on {letter}#{c.rank}", key=note_key, placeholder="note (optional)",
                  label_visibility="collapsed", height=NOTE_HEIGHT, max_chars=NOTE_CHARS,
-                 on_change=_save_note, args=(db, c.chunk_id, reviewer, note_key, letters))  # fmt: skip
+                 on_change=_save_note, args=(db, c.chunk_id, reviewer, note_key, _seed(note_key, view.note(c.chunk_id))))  # fmt: skip
 
 
 def _preference(db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
@@ -245,8 +243,9 @@ def _preference(db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bo
     st.subheader("Which column answers the query best?")
     letters = [letter for letter, _ in view.columns]
     pref_key = f"rv_pref::{view.item_id}"
-    if pref_key not in st.session_state and view.preference is not None:
-        st.session_state[pref_key] = view.preference
+    # the stored preference, else the choice not saved yet: sent to the browser at every run, so the
+    # button never saves a choice the browser no longer shows
+    _seed(pref_key, view.preference if view.preference is not None else st.session_state.get(pref_key))
     choice = st.segmented_control("Preference", [*letters, rv.TIE], key=pref_key, label_visibility="collapsed")
     if st.button("Save the preference", key=f"rv_save_pref::{view.item_id}", disabled=choice is None):
         method = rv.TIE if choice == rv.TIE else rv.method_of(db, view.item_id, str(choice))
