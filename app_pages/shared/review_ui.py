@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from sac_core.dashboard import answers, compare, curves, state, views, wording
+from sac_core.dashboard import answers, compare, curves, errors, state, views, wording
 from sac_core.dashboard import registry as shared
 from sac_core.dashboard import review as rv
 
@@ -24,7 +24,8 @@ def review_db(s: state.Settings) -> rv.ReviewDB:
     try:
         return registry().get(shared.resource_key("review-db", url), lambda: rv.ReviewDB(url))
     except rv.ReviewError as e:
-        st.error(views.md(e))
+        errors.log.warning("Review: %s", e)  # the whole story (password hidden) for the operator
+        st.error(views.md(e.public))  # the database by its kind only
         st.stop()
 
 

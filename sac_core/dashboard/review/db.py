@@ -43,7 +43,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 DB_ENV = "SAC_REVIEW_DB"
@@ -53,7 +53,24 @@ TIE = "tie"
 
 
 class ReviewError(RuntimeError):
-    """The review database cannot be used (unreachable, another schema version, a bad URL)."""
+    """The review database cannot be used (unreachable, another schema version, a bad URL).
+
+    ``str(error)``: the whole story in one line, for the operator (the CLI, the server log), the
+    URL with its password hidden; :attr:`public`: what a page may show anyone, the database named
+    by its kind only (issue 41: a page showed ``postgresql+psycopg://qauser:***@127.0.0.1:1/sacdb``)."""
+
+    def __init__(self, message: str, public: str) -> None:
+        super().__init__(" ".join(message.split()))  # drivers' messages hold newlines and tabs
+        self.public = public
+
+
+def kind_of(url: str | URL) -> str:
+    """A database by its kind only: "PostgreSQL", "SQLite" (what a page may name)."""
+    try:
+        backend = make_url(url).get_backend_name()
+    except ArgumentError:
+        return "unknown"
+    return {"postgresql": "PostgreSQL", "sqlite": "SQLite"}.get(backend, backend)
 
 
 def now() -> datetime:
@@ -203,12 +220,18 @@ class ReviewDB:
         try:
             parsed = make_url(url)
         except ArgumentError:
-            raise ReviewError(f"{DB_ENV}: not a database URL (e.g. postgresql+psycopg://user@host/db)") from None
+            raise ReviewError(f"{DB_ENV}: not a database URL (e.g. postgresql+psycopg://user@host/db)",
+                              f"The review database is not set up correctly (${DB_ENV} is not a database URL); "
+                              "the server's operator can fix it.") from None  # fmt: skip
         sqlite = parsed.get_backend_name() == "sqlite"
-        if sqlite and parsed.database:
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         kwargs = {"connect_args": {"timeout": 30}} if sqlite else {"pool_pre_ping": True}
-        self.engine: Engine = create_engine(parsed, **kwargs)
+        try:
+            if sqlite and parsed.database:
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(parsed, **kwargs)
+        except (OSError, ArgumentError, NoSuchModuleError) as e:
+            raise ReviewError(f"cannot open the review database {safe_url(url)}: {scrub(str(e), url)}",
+                              self._unusable()) from None  # fmt: skip
         if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -229,11 +252,17 @@ class ReviewDB:
                 raise ReviewError(
                     f"the review database {safe_url(self.url)} has schema version {old}; this "
                     f"sac-dashboard reads version {SCHEMA_VERSION}. Export its labels with the version that "
-                    "wrote them (sac review export) and import them into a new database."
+                    "wrote them (sac review export) and import them into a new database.",
+                    f"The review database ({kind_of(self.url)}) was written by another version of sac-dashboard "
+                    "(its schema version differs); the server's operator can move its labels over.",
                 )
         except OperationalError as e:
             raise ReviewError(f"cannot open the review database {safe_url(self.url)}: "
-                              f"{scrub(str(e.orig), self.url)}") from None  # fmt: skip
+                              f"{scrub(str(e.orig), self.url)}", self._unusable()) from None  # fmt: skip
+
+    def _unusable(self) -> str:
+        return (f"The review database ({kind_of(self.url)}) cannot be opened: it does not answer or refuses the "
+                "connection. The server's log names it and says why; reload this page once it is back.")  # fmt: skip
 
     @contextmanager
     def session(self) -> Iterator[Session]:
