@@ -10,6 +10,7 @@ from sac_core.dashboard import answers, compare, curves, errors, state, views, w
 from sac_core.dashboard import registry as shared
 from sac_core.dashboard import review as rv
 
+from . import review_access_ui as access_ui
 from .resources import LOAD_ERRORS, benchmark, page_embedder, registry, workspace
 
 SHORTCUTS = "12345"  # keys of the label buttons, in the order of rv.LABELS
@@ -29,8 +30,9 @@ def review_db(s: state.Settings) -> rv.ReviewDB:
         st.stop()
 
 
-def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> None:
-    """A named sample of queries, 2–5 of the built indexes and k: retrieved now, stored for review."""
+def review_new_session(s: state.Settings, db: rv.ReviewDB, owner: str = "", owner_login: str | None = None) -> None:
+    """A named sample of queries, 2–5 of the built indexes and k: retrieved now, stored for review,
+    with a link for its owner and one per reviewer (then the owner's page opens)."""
     bench = benchmark(s)
     # The columns chosen on Compare (an imported run, a listed retriever …), else the default ones.
     ws, pending = workspace(s, compare.compare_columns(s.base_config(), st.session_state.get("cmp_methods")))
@@ -41,6 +43,12 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
         st.warning(f"Still being built: {names}. A session made now reviews only the methods offered below; wait "
                    "for the build above to finish to include them.")  # fmt: skip
     name = st.text_input("Session name", key="rv_new_name", max_chars=200).strip()
+    row = st.columns(2)
+    owner = rv.reviewer_name(row[0].text_input("Your name (the session's owner)", value=owner, key="rv_new_owner",
+                                               max_chars=rv.MAX_NAME))  # fmt: skip
+    reviewers = [rv.reviewer_name(n) for n in row[1].text_area(
+        "Reviewers, one name per line (each gets a link; more can be added later)", key="rv_new_reviewers",
+        height=NOTE_HEIGHT).splitlines()]  # fmt: skip
     methods = st.multiselect("Methods under review (2 to 5 of the built indexes)", [c.name for c in ws.columns],
                              default=[c.name for c in ws.columns], key="rv_new_methods")  # fmt: skip
     k = st.slider("k (chunks per method and query)", 1, 10, 5, key="rv_new_k")
@@ -76,18 +84,27 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
         sample = {"how": "flipped", "sweep": folder.name, "a": labels[cell_a], "b": labels[cell_b],
                   "metric": metric, "k": at_k, "size": size, "seed": seed}  # fmt: skip
     st.caption(f"{len(queries)} queries in this sample.")
-    if st.button("Create the session", type="primary", key="rv_create", disabled=not name or len(queries) == 0):
+    if st.button("Create the session", type="primary", key="rv_create", disabled=not (name and owner and queries)):
         chosen = [c for c in ws.columns if c.name in methods]
         data = f"{s.source.data_dir.name} · {s.protocol} · {', '.join(s.datasets)}"
-        try:
-            with st.spinner("Retrieving every query through every method …"):
-                plan = rv.SessionPlan(name, reviewer, data, chosen, queries, k, seed, sample, s.source.data_dir)
-                rv.create_session(db, ws, plan)
-        except (rv.SessionError, *LOAD_ERRORS) as e:
-            st.error(views.md(e))
-            st.stop()
-        st.session_state["rv_created"] = name  # applied before the widgets of the next run (see the page)
-        st.rerun()
+        plan = rv.SessionPlan(name, owner, data, chosen, queries, k, seed, sample, s.source.data_dir)
+        _create(db, ws, plan, reviewers, owner_login)
+
+
+def _create(db: rv.ReviewDB, ws: compare.Workspace, plan: rv.SessionPlan, reviewers: list[str],
+            owner_login: str | None) -> None:  # fmt: skip
+    """Make the session and its links, then open its owner's page (the links shown there once)."""
+    try:
+        with st.spinner("Retrieving every query through every method …"):
+            _, token, links = rv.create_with_links(db, ws, plan, reviewers, owner_login=owner_login)
+    except (rv.SessionError, *LOAD_ERRORS) as e:
+        st.error(views.md(e))
+        st.stop()
+    access_ui.remember({f"{plan.reviewer} (owner of “{plan.name}”)": token,
+                        **{f"{n} (reviewer)": t for n, t in links.items()}})  # fmt: skip
+    access_ui.open_as_owner(token)
+    st.session_state["rv_created"] = True  # the owner's page opens at its start (see the page)
+    st.rerun()
 
 
 def _seed(key: str, value: object) -> object:
@@ -257,36 +274,40 @@ def _preference(db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bo
         st.success(f"Your preference: {view.preference}. The columns were: {shown}.")
 
 
-def review_results(db: rv.ReviewDB, session: object, reviewer: str) -> None:
-    """The session's results: by method, preferences, agreement, and the exports; by method only to a
-    reviewer who has finished the session (rv.Progress.finished), else the reviewers' agreement alone."""
+def review_results(db: rv.ReviewDB, session: object, reviewer: str | None) -> None:
+    """Results by method, preferences and the exports: of ``reviewer``'s own judgements, once they
+    have finished the session (rv.Progress.finished; before, they would say which blind column is
+    which method), else the reviewers' agreement alone; ``reviewer`` None (the owner): the team's."""
     labels = rv.label_table(db, session.id)  # type: ignore[attr-defined]
-    progress = rv.progress(db, session.id, reviewer)  # type: ignore[attr-defined]
-    if not progress.finished:
-        st.info(
-            f"Results by method, preferences and the exports are hidden until you have finished this session "
-            f"({progress.done} of {progress.items} queries done): while the columns are blind to you they would "
-            "tell which column is which method (label a chunk only one column shows, and watch which method's "
-            "count rises). The server's operator can print them with `sac review report`."
-        )
-        _agreement(labels)
-        return
     prefs = rv.preference_table(db, session.id)  # type: ignore[attr-defined]
+    if reviewer is not None:
+        progress = rv.progress(db, session.id, reviewer)  # type: ignore[attr-defined]
+        if not progress.finished:
+            st.info(
+                f"Results by method, preferences and the exports are hidden until you have finished this session "
+                f"({progress.done} of {progress.items} queries done): while the columns are blind to you they "
+                "would tell which column is which method (label a chunk only one column shows, and watch which "
+                "method's count rises)."
+            )
+            _agreement(labels)
+            return
+        st.caption("Your own judgements: other reviewers' are read by the session's owner.")
+        labels, prefs = labels[labels["reviewer"] == reviewer], prefs[prefs["reviewer"] == reviewer]
     methods = [m["name"] for m in session.methods]  # type: ignore[attr-defined]
     st.subheader("By method")
     st.dataframe(rv.by_method_shown(rv.by_method(labels, methods)), hide_index=True, width="stretch")
     st.caption("Judged relevant: share of the method's labelled chunks judged relevant or partly relevant (can't "
                "tell left out). Gold precision: share of the same chunks' characters inside gold spans. Relevant "
                "but not gold: chunks judged relevant or partly relevant that no gold span touches.")  # fmt: skip
-    _answer_results(db, session.id, methods)  # type: ignore[attr-defined]
+    _answer_results(db, session.id, methods, reviewer)  # type: ignore[attr-defined]
     st.subheader("Preferences")
     st.dataframe(rv.win_rates_shown(rv.win_rates(prefs, methods)), hide_index=True, width="stretch")
     st.caption("How often each method's column was preferred, ± half the 95 % Wilson interval.")
-    _agreement(labels)
+    _agreement(rv.label_table(db, session.id))  # type: ignore[attr-defined]
     name = session.name  # type: ignore[attr-defined]
     row = st.columns(2)
     for fmt, cell in zip(("csv", "jsonl"), row):
-        content, count = rv.export_bytes(db, name, fmt)
+        content, count = rv.export_bytes(db, name, fmt, reviewer)
         cell.download_button(f"Export {count} rows ({fmt.upper()})", content, file_name=f"review-{name}.{fmt}",
                              key=f"rv_export::{fmt}")  # fmt: skip
 
@@ -300,12 +321,13 @@ def _agreement(labels: pd.DataFrame) -> None:
              "chunks yet.")  # fmt: skip
 
 
-def _answer_results(db: rv.ReviewDB, session_id: int, methods: list[str]) -> None:
-    """Each method's answers as the reviewers labelled them, and their agreement."""
-    table = rv.answer_label_table(db, session_id)
+def _answer_results(db: rv.ReviewDB, session_id: int, methods: list[str], reviewer: str | None) -> None:
+    """Each method's answers as the reviewers (or one ``reviewer``) labelled them, and the team's agreement."""
+    team = rv.answer_label_table(db, session_id)
+    table = team if reviewer is None else team[team["reviewer"] == reviewer]
     st.subheader("Answers by method")
     st.dataframe(rv.answers_by_method_shown(rv.answers_by_method(table, methods)), hide_index=True, width="stretch")
-    agree = rv.answer_agreement(table)
+    agree = rv.answer_agreement(team)
     kappa = float(agree["kappa"])
     said = "undefined: one label throughout" if kappa != kappa else f"{kappa:.2f}"
     st.caption(

@@ -81,12 +81,13 @@ class Browser:
         return [w.key for w in self.widgets() if w.key.startswith(prefix)]
 
 
-def _open(reviewer: str, cache: Path) -> Browser:
+def _open(token: str) -> Browser:
+    """A new browser tab on the Review page, opened by a reviewer's link."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()
     at.switch_page("app_pages/review.py")
+    at.query_params["access"] = token
     at.run()
-    at.text_input(key="rv_name").input(reviewer).run()
     browser = Browser(at)
     browser.observe()
     return browser
@@ -148,9 +149,10 @@ def test_the_database_holds_the_last_value_each_reviewer_set(page_env, embed_cac
     ws, columns, demo, url = page_env
     name = f"property {next(_examples)}"
     queries = rv.sample_queries(ws.bench, ws.bench.datasets, 2, 1)
-    sid = rv.create_session(rv.ReviewDB(url), ws, rv.SessionPlan(name, "o", "demo", columns, queries, 2, 5, {}, demo))
+    plan = rv.SessionPlan(name, "o", "demo", columns, queries, 2, 5, {}, demo)
     people = ["alice", "bob"][:reviewers]
-    tabs = {who: _open(who, embed_cache) for who in people}
+    sid, _, links = rv.create_with_links(rv.ReviewDB(url), ws, plan, people)
+    tabs = {who: _open(links[who]) for who in people}
     want: dict[str, Rows] = {who: {} for who in people}
     for who_n, kind, n, choice, text in steps:
         who = people[who_n % reviewers]
@@ -186,7 +188,7 @@ def test_the_database_holds_the_last_value_each_reviewer_set(page_env, embed_cac
             tab.send(button="rv_skip")
             tab.send(button="rv_back")
         else:
-            tabs[who] = tab = _open(who, embed_cache)
+            tabs[who] = tab = _open(links[who])
         for person in people:
             want[person] = {k: v for k, v in want[person].items() if v != (None, "")}
             assert _stored(url, sid, person) == want[person], (person, kind)

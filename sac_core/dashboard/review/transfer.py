@@ -33,11 +33,12 @@ FIELDS = ("kind", "session", "position", "query_id", "query", "methods", "file_p
           "reviewer", "label", "choice", "note", "gold_shown", "at")  # fmt: skip
 
 
-def rows(db: ReviewDB, name: str) -> Iterator[dict]:
-    """Every label, then every answer label, then every preference, of session ``name``; each with
-    every field of :data:`FIELDS` (None where it does not apply)."""
+def rows(db: ReviewDB, name: str, reviewer: str | None = None) -> Iterator[dict]:
+    """Every label, then every answer label, then every preference, of session ``name`` (of one
+    ``reviewer`` only when given); each with every field of :data:`FIELDS` (None where it does not apply)."""
     for row in _rows(db, name):
-        yield {field: row.get(field) for field in FIELDS}
+        if reviewer is None or row["reviewer"] == reviewer:
+            yield {field: row.get(field) for field in FIELDS}
 
 
 def _rows(db: ReviewDB, name: str) -> Iterator[dict]:
@@ -64,9 +65,9 @@ def _rows(db: ReviewDB, name: str) -> Iterator[dict]:
                "choice": r.choice, "note": "", "gold_shown": bool(r.gold_shown), "at": r.at.isoformat()}  # fmt: skip
 
 
-def export_bytes(db: ReviewDB, name: str, fmt: str) -> tuple[bytes, int]:
-    """Session ``name`` as CSV or JSONL (``fmt``), and the number of rows."""
-    data = list(rows(db, name))
+def export_bytes(db: ReviewDB, name: str, fmt: str, reviewer: str | None = None) -> tuple[bytes, int]:
+    """Session ``name`` (one ``reviewer``'s rows only when given) as CSV or JSONL (``fmt``), and the number of rows."""
+    data = list(rows(db, name, reviewer))
     if fmt == "csv":
         frame = pd.DataFrame(data, columns=list(FIELDS))
         for column in ("methods", "citations", "answer_quotes"):  # JSON in a cell (empty where there is none)

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from sac_core.dashboard import compare
 from sac_core.dashboard import review as rv
-from sac_core.dashboard.review.db import Base, Label, Meta, Preference, ReviewChunk, ReviewItem
+from sac_core.dashboard.review.db import SCHEMA_VERSION, Base, Label, Meta, Preference, ReviewChunk, ReviewItem
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import RunConfig, Workspace
@@ -306,7 +306,7 @@ def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_labels(db_url):
     _v1_schema(db_url)
     db = rv.ReviewDB(db_url)
     with db.session() as s:
-        assert s.get(Meta, "schema_version").value == "4"
+        assert s.get(Meta, "schema_version").value == SCHEMA_VERSION == "5"
     (old,) = db.sessions()
     assert old.folder is None and rv.session_choice([old], Path("/anywhere")).unknown == {"old"}
     assert rv.session_choice([old], Path("/anywhere")).index == 0  # it may be this folder's: offered first
