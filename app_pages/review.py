@@ -61,6 +61,10 @@ key = f"rv_pos::{session.id}"
 if key not in st.session_state:  # resume where this reviewer stopped
     st.session_state[key] = progress.next_open if progress.next_open is not None else 0
 position = int(st.session_state[key])
+if progress.finished:
+    st.success(f"You have finished this session: all {progress.items} queries labelled, each with a preference. "
+               "Your results, in words with your notes beside them, are under **Results**.")  # fmt: skip
+    st.button("Read my results", key="rv_to_results", type="primary", on_click=review_ui.open_results)
 st.progress(progress.done / progress.items if progress.items else 0.0,
             text=f"{progress.done} of {progress.items} queries done · {progress.labels} labels · "
                  f"{progress.answer_labels} answer labels · {progress.preferences} preferences · "
@@ -81,3 +85,6 @@ show_gold = nav[3].toggle("Show gold spans (recorded with your labels)", key="rv
 
 view = rv.item_view(db, session.id, position, reviewer)
 review_ui.review_item(s, db, session.id, reviewer, view, show_gold)
+if st.button("Next open query ▶", key="rv_next_open_bottom", disabled=next_open is None):  # below the preference
+    st.session_state[key] = next_open
+    st.rerun()

@@ -34,14 +34,7 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, owner: str = "", owne
     """A named sample of queries, 2–5 of the built indexes and k: retrieved now, stored for review,
     with a link for its owner and one per reviewer (then the owner's page opens)."""
     bench = benchmark(s)
-    # The columns chosen on Compare (an imported run, a listed retriever …), else the default ones.
-    ws, pending = workspace(s, compare.compare_columns(s.base_config(), st.session_state.get("cmp_methods")))
-    if ws is None:
-        st.stop()
-    if pending:  # offered once built: a session made now would silently lack them
-        names = ", ".join(views.md(c.name) for c in pending)
-        st.warning(f"Still being built: {names}. A session made now reviews only the methods offered below; wait "
-                   "for the build above to finish to include them.")  # fmt: skip
+    ws = _methods(s, bench)
     name = st.text_input("Session name", key="rv_new_name", max_chars=200).strip()
     row = st.columns(2)
     owner = rv.reviewer_name(row[0].text_input("Your name (the session's owner)", value=owner, key="rv_new_owner",
@@ -49,8 +42,6 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, owner: str = "", owne
     reviewers = [rv.reviewer_name(n) for n in row[1].text_area(
         "Reviewers, one name per line (each gets a link; more can be added later)", key="rv_new_reviewers",
         height=NOTE_HEIGHT).splitlines()]  # fmt: skip
-    methods = st.multiselect("Methods under review (2 to 5 of the built indexes)", [c.name for c in ws.columns],
-                             default=[c.name for c in ws.columns], key="rv_new_methods")  # fmt: skip
     k = st.slider("k (chunks per method and query)", 1, 10, 5, key="rv_new_k")
     how = st.radio("Queries", ["a random sample", "queries that flipped between two sweep cells"], key="rv_new_how",
                    horizontal=True)  # fmt: skip
@@ -85,10 +76,32 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, owner: str = "", owne
                   "metric": metric, "k": at_k, "size": size, "seed": seed}  # fmt: skip
     st.caption(f"{len(queries)} queries in this sample.")
     if st.button("Create the session", type="primary", key="rv_create", disabled=not (name and owner and queries)):
-        chosen = [c for c in ws.columns if c.name in methods]
         data = f"{s.source.data_dir.name} · {s.protocol} · {', '.join(s.datasets)}"
-        plan = rv.SessionPlan(name, owner, data, chosen, queries, k, seed, sample, s.source.data_dir)
+        plan = rv.SessionPlan(name, owner, data, list(ws.columns), queries, k, seed, sample, s.source.data_dir)
         _create(db, ws, plan, reviewers, owner_login)
+
+
+def _methods(s: state.Settings, bench: compare.Benchmark) -> compare.Workspace:
+    """The methods to review, any Compare column (Recommended included; Compare's own columns
+    offered first), opened or built (then the session can only hold those built)."""
+    base = s.base_config()
+    choices = compare.method_choices(base, bench)
+    shown = st.session_state.get("cmp_columns") or compare.default_methods(base)  # Compare's columns first
+    chosen = [k for k in shown if k in choices]
+    keys = st.multiselect("Methods under review: 2 to 5 of any Compare column (one not built yet is built first)",
+                          list(choices), default=chosen, format_func=choices.get, max_selections=len(rv.LETTERS),
+                          key="rv_new_methods")  # fmt: skip
+    if len(keys) < 2:
+        st.info("Choose 2 to 5 methods to review.")
+        st.stop()
+    ws, pending = workspace(s, compare.compare_columns(base, keys))
+    if ws is None:
+        st.stop()
+    if pending:  # offered once built: a session made now would silently lack them
+        names = ", ".join(views.md(c.name) for c in pending)
+        st.warning(f"Still being built: {names}. A session made now reviews only the methods built; wait "
+                   "for the build above to finish to include them.")  # fmt: skip
+    return ws
 
 
 def _create(db: rv.ReviewDB, ws: compare.Workspace, plan: rv.SessionPlan, reviewers: list[str],
@@ -173,7 +186,8 @@ def _answer_box(
 ) -> None:  # fmt: skip
     """A column's answer above its chunks, with its label (none yet, or this reviewer's) and note."""
     letter, answer_id = column.letter, column.answer_id
-    st.markdown(rv.answer_box_html(column, view.gold, show_gold=show_gold), unsafe_allow_html=True)
+    st.markdown(rv.answer_box_html(column, view.gold, show_gold=show_gold, blind=view.methods is None),
+                unsafe_allow_html=True)  # fmt: skip
     label_key, note_key = f"rv_alabel::{answer_id}", f"rv_anote::{answer_id}"
     st.segmented_control(
         f"Answer label of {letter}", rv.ANSWER_LABELS, key=label_key, format_func=rv.ANSWER_LABEL_NAMES.get,
@@ -230,10 +244,11 @@ def _label_keys_row(db: rv.ReviewDB, session_id: int, reviewer: str, view: rv.It
         if target is not None
         else "Every chunk of this query is labelled; click a label to change it."
     )
-    if (card := rv.outlined_card(view)) is not None:  # below the fold after a key press: one click away
-        letter, rank = card
+    link = ""  # drawn even when empty: an element that comes and goes would shift (and redraw, emptied)
+    if (card := rv.outlined_card(view)) is not None:  # every widget below it, a note being typed included
+        letter, rank = card  # below the fold after a key press: one click away
         link = views.jump_link(rv.card_anchor(letter, rank), f"↓ Go to the outlined chunk ({letter}#{rank})")
-        st.markdown(link, unsafe_allow_html=True)
+    st.markdown(link, unsafe_allow_html=True)
 
 
 def _chunk(
@@ -274,6 +289,11 @@ def _preference(db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bo
         st.success(f"Your preference: {view.preference}. The columns were: {shown}.")
 
 
+def open_results() -> None:
+    """A callback: the Results mode (set before the mode's widget is drawn again)."""
+    st.session_state["rv_mode"] = "Results"
+
+
 def review_results(db: rv.ReviewDB, session: object, reviewer: str | None) -> None:
     """Results by method, preferences and the exports: of ``reviewer``'s own judgements, once they
     have finished the session (rv.Progress.finished; before, they would say which blind column is
@@ -294,15 +314,20 @@ def review_results(db: rv.ReviewDB, session: object, reviewer: str | None) -> No
         st.caption("Your own judgements: other reviewers' are read by the session's owner.")
         labels, prefs = labels[labels["reviewer"] == reviewer], prefs[prefs["reviewer"] == reviewer]
     methods = [m["name"] for m in session.methods]  # type: ignore[attr-defined]
-    st.subheader("By method")
-    st.dataframe(rv.by_method_shown(rv.by_method(labels, methods)), hide_index=True, width="stretch")
-    st.caption("Judged relevant: share of the method's labelled chunks judged relevant or partly relevant (can't "
-               "tell left out). Gold precision: share of the same chunks' characters inside gold spans. Relevant "
-               "but not gold: chunks judged relevant or partly relevant that no gold span touches.")  # fmt: skip
-    _answer_results(db, session.id, methods, reviewer)  # type: ignore[attr-defined]
-    st.subheader("Preferences")
-    st.dataframe(rv.win_rates_shown(rv.win_rates(prefs, methods)), hide_index=True, width="stretch")
-    st.caption("How often each method's column was preferred, ± half the 95 % Wilson interval.")
+    team = rv.answer_label_table(db, session.id)  # type: ignore[attr-defined]
+    answered = team if reviewer is None else team[team["reviewer"] == reviewer]
+    _in_words(methods, labels, answered, prefs, you=reviewer is not None)
+    with st.expander("The numbers behind these sentences"):
+        st.subheader("Chunks by method")
+        st.dataframe(rv.by_method_shown(rv.by_method(labels, methods)), hide_index=True, width="stretch")
+        st.caption("Judged relevant: share of the method's labelled chunks judged relevant or partly relevant "
+                   "(can't tell left out). Gold precision: share of the same chunks' characters inside the "
+                   "benchmark's answer passages (gold). Relevant but not gold: chunks judged relevant or partly "
+                   "relevant that no gold passage touches.")  # fmt: skip
+        _answer_results(answered, team, methods)
+        st.subheader("Preferences")
+        st.dataframe(rv.win_rates_shown(rv.win_rates(prefs, methods)), hide_index=True, width="stretch")
+        st.caption("How often each method's column was preferred, with its 95 % Wilson interval.")
     _agreement(rv.label_table(db, session.id))  # type: ignore[attr-defined]
     name = session.name  # type: ignore[attr-defined]
     row = st.columns(2)
@@ -321,10 +346,24 @@ def _agreement(labels: pd.DataFrame) -> None:
              "chunks yet.")  # fmt: skip
 
 
-def _answer_results(db: rv.ReviewDB, session_id: int, methods: list[str], reviewer: str | None) -> None:
-    """Each method's answers as the reviewers (or one ``reviewer``) labelled them, and the team's agreement."""
-    team = rv.answer_label_table(db, session_id)
-    table = team if reviewer is None else team[team["reviewer"] == reviewer]
+def _in_words(methods: list[str], labels: pd.DataFrame, answered: pd.DataFrame, prefs: pd.DataFrame, *,
+              you: bool) -> None:  # fmt: skip
+    """The results as a lawyer reads them: a paragraph per method, then every note beside where it was written."""
+    st.subheader("What " + ("you" if you else "the reviewers") + " found, method by method")
+    for method in methods:
+        st.markdown(views.md(rv.method_paragraph(method, labels, answered, prefs, methods, you=you)))
+    if said := rv.ties(prefs):
+        st.markdown(views.md(said))
+    st.subheader("Your notes" if you else "The reviewers' notes")
+    found = rv.notes(labels, answered)
+    if found:
+        st.table(rv.notes_table(found, team=not you))
+    else:
+        st.caption("No note was written.")
+
+
+def _answer_results(table: pd.DataFrame, team: pd.DataFrame, methods: list[str]) -> None:
+    """Each method's answers as labelled (``table``), and the team's agreement (``team``)."""
     st.subheader("Answers by method")
     st.dataframe(rv.answers_by_method_shown(rv.answers_by_method(table, methods)), hide_index=True, width="stretch")
     agree = rv.answer_agreement(team)

@@ -84,6 +84,7 @@ from .shown import (
     win_rates_shown,
 )
 from .transfer import export, export_bytes, import_jsonl
+from .words import Note, method_paragraph, notes, notes_table, retrieved_by, ties
 
 __all__ = [
     "ANSWER_LABELS",
@@ -104,6 +105,7 @@ __all__ = [
     "Grant",
     "ItemView",
     "Member",
+    "Note",
     "Progress",
     "ReviewDB",
     "ReviewError",
@@ -146,10 +148,14 @@ __all__ = [
     "login_required",
     "members",
     "method_of",
+    "method_paragraph",
+    "notes",
+    "notes_table",
     "open_link",
     "outlined_card",
     "preference_table",
     "progress",
+    "retrieved_by",
     "reviewer_name",
     "safe_url",
     "sample_queries",
@@ -160,6 +166,7 @@ __all__ = [
     "set_label",
     "set_note",
     "set_preference",
+    "ties",
     "win_rates",
     "win_rates_shown",
 ]

@@ -23,14 +23,16 @@ import pandas as pd
 from sqlalchemy import select
 
 from ...engine.answers import Answer, Citation
+from ..labels import ANSWER_LABEL_NAMES, LABEL_NAMES
 from .answers import answer_of, citation_rows, quote_rows, set_answer_label, store_answer
-from .db import ReviewAnswer, ReviewChunk, ReviewDB, ReviewItem
+from .db import TIE, ReviewAnswer, ReviewChunk, ReviewDB, ReviewItem
 from .results import answer_label_table, label_table, preference_table
 from .sessions import SessionError, session_by_name, set_label, set_preference
+from .words import retrieved_by
 
 FIELDS = ("kind", "session", "position", "query_id", "query", "methods", "file_path", "start", "end", "gold_chars",
           "method", "answer", "citations", "answerer", "answer_problem", "answer_quotes",
-          "reviewer", "label", "choice", "note", "gold_shown", "at")  # fmt: skip
+          "reviewer", "label", "choice", "note", "gold_shown", "at", "label_in_words", "retrieved_by")  # fmt: skip
 
 
 def rows(db: ReviewDB, name: str, reviewer: str | None = None) -> Iterator[dict]:
@@ -38,7 +40,23 @@ def rows(db: ReviewDB, name: str, reviewer: str | None = None) -> Iterator[dict]
     ``reviewer`` only when given); each with every field of :data:`FIELDS` (None where it does not apply)."""
     for row in _rows(db, name):
         if reviewer is None or row["reviewer"] == reviewer:
-            yield {field: row.get(field) for field in FIELDS}
+            yield {field: row.get(field) for field in FIELDS} | _in_words(row)
+
+
+def _in_words(row: dict) -> dict[str, str | None]:
+    """What a person reads in a spreadsheet (issue 45: ``right_document``, ``{"Baseline": 1}``): the
+    label in words, and which methods retrieved the chunk (at which rank) or gave the answer."""
+    names = LABEL_NAMES if row["kind"] == "label" else ANSWER_LABEL_NAMES
+    label = row.get("label")
+    if row["kind"] == "label":
+        by = retrieved_by(row["methods"])
+    elif row["kind"] == "answer_label":
+        by = f"the answer of {row['method']}"
+    else:
+        by = None
+    choice = row.get("choice")
+    words = names.get(label) if isinstance(label, str) else ("a tie" if choice == TIE else choice)
+    return {"label_in_words": words, "retrieved_by": by}
 
 
 def _rows(db: ReviewDB, name: str) -> Iterator[dict]:
