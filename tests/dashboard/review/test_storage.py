@@ -335,3 +335,19 @@ def test_a_reviewed_document_is_read_once_per_version_of_its_file(tmp_path):
     path.write_text("The term is six years.", encoding="utf-8")
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))  # a later edit
     assert rv.document_text(tmp_path, "nda/a.txt") == "The term is six years."
+
+
+def test_a_label_key_labels_the_first_chunk_not_labelled_as_stored_now(db_url, workspace):
+    """Issue 41: two presses label two chunks, whatever the page showed between them; a typed note stays."""
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace, size=1)
+    chunks = [c.chunk_id for c in rv.item_view(db, sid, 0, "alice").chunks]
+    rv.set_note(db, chunks[0], "alice", "typed first")
+    assert rv.label_next(db, sid, 0, "alice", "relevant") == chunks[0]
+    assert rv.label_next(db, sid, 0, "alice", "partly") == chunks[1]
+    labels = rv.item_view(db, sid, 0, "alice").labels
+    assert labels[chunks[0]] == ("relevant", "typed first") and labels[chunks[1]] == ("partly", "")
+    for _ in chunks[2:]:
+        rv.label_next(db, sid, 0, "alice", "cant_tell")
+    assert rv.label_next(db, sid, 0, "alice", "relevant") is None  # every chunk labelled: nothing changes
+    assert rv.item_view(db, sid, 0, "bob").labels == {}  # another reviewer's rows untouched
