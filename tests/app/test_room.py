@@ -287,6 +287,7 @@ def test_point_2_notes_are_kept_with_or_without_a_label(room: Room, sessions, pa
     page.reload()
     _open_review(page, room, "bob")
     page.wait_for_selector(".sac-hit", timeout=60_000)
+    settle(page)  # the page has run to its end
     note = page.get_by_placeholder("note (optional)").first
     assert note.input_value() == "clause 7 of the other NDA"  # after a reload
     note.fill("typed, then key 1")
