@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import random
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -164,6 +170,61 @@ def many_queries(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run = {q.query_id: [Snippet(s.file_path, s.start, s.end) for s in q.gold] for q in bench.queries}
     (root / "run.jsonl").write_text(write_jsonl({q.query_id: q for q in bench.queries}, run), encoding="utf-8")
     return root
+
+
+# --------------------------------------------------------------------------- a real PostgreSQL server
+
+
+def _pg_free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _binary(name: str) -> str | None:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return found[-1] if found else shutil.which(name)
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"PostgreSQL must run under CI: {reason}", pytrace=False)
+    pytest.skip(f"PostgreSQL not available: {reason} (bash scripts/install_postgres.sh)")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
+    if not initdb or not pg_ctl:
+        _unavailable("initdb / pg_ctl not found")
+    root = Path(tempfile.mkdtemp(prefix="sac-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: its own system user runs it
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(root, "postgres")
+    password = secrets.token_urlsafe(16)
+    (root / "pw").write_text(password)
+    if as_user:
+        shutil.chown(root / "pw", "postgres")
+    data, port = root / "data", _pg_free_port()
+    try:
+        subprocess.run([*as_user, initdb, "-D", str(data), "-U", "sac", "--auth=scram-sha-256",
+                        f"--pwfile={root / 'pw'}", "--encoding=UTF8", "--locale=C"],
+                       check=True, capture_output=True, text=True)  # fmt: skip
+        (root / "pw").unlink()
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-l", str(root / "log"), "-w", "-t", "60",
+                        "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1", "start"],
+                       check=True, capture_output=True, text=True)  # fmt: skip
+    except (OSError, subprocess.CalledProcessError) as e:
+        log = (root / "log").read_text() if (root / "log").exists() else ""
+        detail = getattr(e, "stderr", "") or str(e)
+        shutil.rmtree(root, ignore_errors=True)
+        _unavailable(f"{detail.strip()[:500]} {log[-500:]}")
+    try:
+        yield f"postgresql+psycopg://sac:{password}@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "fast", "stop"], capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------- a scripted OpenAI-compatible server
