@@ -36,7 +36,7 @@ from .plugins import Method, OpenContext, Stage
 IDENTITY_VERSION = 2  # 1: config + query ids, gold spans, document paths and lengths (before 2026-11)
 ID_CHARS = 16  # hex digits of a cell id
 DIGEST_CHARS = 12  # hex digits of a data digest as result tables show it
-# The libraries whose version can change a ranking (requirements.txt pins them); per backend its runtime.
+# The libraries whose version can change a ranking (pyproject.toml pins them); per backend its runtime.
 LIBRARIES = ("langchain-text-splitters", "bm25s", "faiss-cpu", "nupunkt")
 RUNTIMES = {"torch": "torch", "onnx": "onnxruntime", "onnx-int8": "onnxruntime"}
 

@@ -128,6 +128,7 @@ def test_a_cell_build_evaluates_every_query_into_the_sweep_cache(manager: BuildM
     assert hit is not None and len(hit.per_query) == len(bench.queries) * 2
 
 
+@pytest.mark.slow  # a build worker process
 def test_a_failing_build_says_why(manager: BuildManager, tmp_path: Path) -> None:
     job = BuildJob("index", tmp_path / "no-data", tmp_path / "cache", CONFIG, "Baseline")
     manager.request(job)

@@ -313,6 +313,7 @@ print("main thread done", flush=True)
 """
 
 
+@pytest.mark.slow  # a python process of its own
 def test_a_stopping_server_does_not_wait_for_a_request_in_flight(silent_server, tmp_path):
     """The interpreter ends although the page's thread waits on a request that would take 600 s."""
     url, accepted = silent_server
