@@ -117,15 +117,17 @@ def test_a_killed_worker_is_reported_and_a_new_request_resumes_from_the_cache(
     assert _wait(manager, job.key, lambda s: not s.active).state == "done"
 
 
-def test_a_cell_build_evaluates_every_query_into_the_sweep_cache(manager: BuildManager, slow_data, tmp_path):
+@pytest.mark.slow  # a build worker process (on the small demo: what is shown needs no long embedding)
+def test_a_cell_build_evaluates_every_query_into_the_sweep_cache(manager: BuildManager, demo_dir, tmp_path):
     cache = tmp_path / "cache"
-    job = BuildJob("cell", slow_data, cache, CONFIG.with_(semantic_weight=0.5), "Baseline, weight 0.5")
+    config = CONFIG.with_(datasets=("demo_nda",), chunk_size=500, semantic_weight=0.5)
+    job = BuildJob("cell", demo_dir, cache, config, "Baseline, weight 0.5")
     manager.request(job)
     assert _wait(manager, job.key, lambda s: not s.active).state == "done"
-    bench = load_benchmark(slow_data, CONFIG.datasets, CONFIG.protocol)
+    bench = load_benchmark(demo_dir, config.datasets, config.protocol)
     with CellCache(cache) as cells:
-        hit = cells.get(cell_id(job.config, OpenContext.new(bench, slow_data, cache)))
-    assert hit is not None and len(hit.per_query) == len(bench.queries) * 2
+        hit = cells.get(cell_id(job.config, OpenContext.new(bench, demo_dir, cache)))
+    assert hit is not None and len(hit.per_query) == len(bench.queries) * 2 and len(bench.queries) > 10
 
 
 @pytest.mark.slow  # a build worker process
