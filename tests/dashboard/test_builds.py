@@ -66,14 +66,16 @@ def test_two_requests_share_one_build_that_reports_progress_and_ends_with_a_fres
     assert queries.encoded == 0  # the build embedded the benchmark's queries too: Compare needs no model for them
 
 
+@pytest.mark.slow  # the real model, in this process (the demo NDAs: 156 chunks, five batches: enough steps)
 def test_a_first_build_reports_real_fractions_with_time_left(
-    slow_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Documents chunked, then chunks embedded: each stage's fraction rises to 1 and says the time left."""
     seen: list[BuildStatus] = []
     monkeypatch.setattr(builds, "REPORT_EVERY", 0.0)  # every report written
     monkeypatch.setattr(builds, "write_status", lambda path, status: seen.append(status))
-    run_job(BuildJob("index", slow_data, tmp_path / "cache", CONFIG, "Baseline"), tmp_path / "status.json")
+    config = CONFIG.with_(datasets=("demo_nda",))
+    run_job(BuildJob("index", demo_dir, tmp_path / "cache", config, "Baseline"), tmp_path / "status.json")
     stages = list(dict.fromkeys(s.stage for s in seen))
     assert stages.index("chunking documents") < stages.index("embedding chunks") and seen[-1].state == "done"
     for stage, unit in (("chunking documents", "documents"), ("embedding chunks", "texts")):
