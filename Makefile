@@ -11,10 +11,11 @@ PORT ?= 8501
 
 # torch first, alone: its CPU build (plain `torch` from PyPI would pull a multi-GB CUDA build); then the
 # package with its test, lint and docs tools (pyproject.toml owns every dependency and its pin).
+# --no-compile: Python compiles a module when it is first imported, not every file of every library now.
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet --no-compile torch==2.13.0
+	$(PY) -m pip install --quiet --no-compile -e ".[dev]"
 	$(PY) -W ignore -c "from sac_core.engine.metrics.ranking import ranx_scores as r; r({'q': {'a'}}, {'q': ['a']}, (1,))"  # compile ranx's numba kernels once (about a minute), not on a user's first import
 	touch $(STAMP)
 
