@@ -298,7 +298,9 @@ SLOW_FIXTURES = {
 }
 SLOW_FOLDERS = ("app",)  # tests/app/: AppTest and Chromium end to end, every one
 HEAVY_MODULES = ("torch",)  # a real model: PyTorch is first imported by the work that needs it
-SPAWNS_ALLOWED = ("git",)  # provenance asks git; any other program started is a worker, a server or a tool
+# Quick queries, not work: provenance asks git, and platform.processor() (openai's request headers) uname.
+# Any other program a test starts is a worker, a server or a tool.
+SPAWNS_ALLOWED = ("git", "uname")
 WATCHED_CALLS = (  # (module, class, method, what a call means), watched once the module is loaded
     ("streamlit.testing.v1.app_test", "AppTest", "run", "ran the app (AppTest)"),
     ("sentence_transformers", "SentenceTransformer", "__init__", "loaded a model"),
