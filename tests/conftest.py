@@ -298,9 +298,9 @@ SLOW_FIXTURES = {
 }
 SLOW_FOLDERS = ("app",)  # tests/app/: AppTest and Chromium end to end, every one
 HEAVY_MODULES = ("torch",)  # a real model: PyTorch is first imported by the work that needs it
-# Quick queries, not work: provenance asks git, and platform.processor() (openai's request headers) uname.
-# Any other program a test starts is a worker, a server or a tool.
-SPAWNS_ALLOWED = ("git", "uname")
+# A program a test starts is slow work when it is Python (a worker, a server, `sac`, pip) or one of these; quick
+# queries (git for provenance, uname for platform.processor(), …) are not.
+HEAVY_PROGRAMS = ("node", "chromium", "initdb", "pg_ctl", "postgres", "streamlit", "sac", "pip", "mkdocs", "raylet")
 WATCHED_CALLS = (  # (module, class, method, what a call means), watched once the module is loaded
     ("streamlit.testing.v1.app_test", "AppTest", "run", "ran the app (AppTest)"),
     ("sentence_transformers", "SentenceTransformer", "__init__", "loaded a model"),
@@ -358,8 +358,9 @@ class SlowWork:
         popen, seen = subprocess.Popen.__init__, self.seen
 
         def watched_popen(proc: subprocess.Popen, args: object, *rest: object, **kw: object) -> None:
-            if _program(args) not in SPAWNS_ALLOWED:
-                seen.append(f"started the program {_program(args)}")
+            program = _program(args)
+            if program.startswith("python") or program in HEAVY_PROGRAMS:
+                seen.append(f"started the program {program}")
             popen(proc, args, *rest, **kw)  # type: ignore[arg-type]
 
         subprocess.Popen.__init__ = watched_popen  # type: ignore[assignment,method-assign]
