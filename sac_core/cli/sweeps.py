@@ -27,7 +27,7 @@ from ..experiments.report import (
     without_queries,
 )
 from .interop import write_html_report
-from .options import CACHE, DATA_DIR, FILE, QUIET, cache_dir_of, data_dir_of, say
+from .options import CACHE, DATA_DIR, EXECUTION, FILE, QUIET, cache_dir_of, data_dir_of, executor_of, say
 from .params import OUT_FILE, OUT_FOLDER
 
 
@@ -40,6 +40,7 @@ from .params import OUT_FILE, OUT_FOLDER
 @click.option(
     "--cached-only", is_flag=True, help="write only the cells already computed; list the others (stale or new)"
 )
+@EXECUTION
 def sweep_command(**params: Any) -> int:
     """Run a grid of configurations from a TOML file, every cell cached."""
     sweep = load_sweep(params["config"])
@@ -57,6 +58,7 @@ def sweep_command(**params: Any) -> int:
         progress=not params["quiet"],
         cached_only=cached_only,
         on_missing=lambda config, why: missing.append(f"  {config.variant} (chunk {config.chunk_size}): {why}"),
+        executor=executor_of(params),
     )
     if cached_only:
         say(f"{table['cell'].nunique()} of {len(sweep.cells)} cells were cached and are written")
