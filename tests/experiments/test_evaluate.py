@@ -54,7 +54,8 @@ def test_bm25_alone_ranks_as_bm25_over_the_chunks_and_needs_no_model(demo_dir, t
     config makes, query by query, and nothing is embedded (a fresh cache, no model loaded)."""
     bench = load_benchmark(demo_dir, DEMO, "full")
     ev = run(bench, demo_dir, tmp_path, ks=(2,), semantic_weight=0.0)
-    pool = build_pool(bench.documents, chunker=ev.config.chunker, chunk_size=ev.config.chunk_size)
+    c = ev.config
+    pool = build_pool(bench.documents, chunker=c.chunker, chunk_size=c.chunk_size, chunk_overlap=c.chunk_overlap)
     index = BM25Index(pool.indexed)
     for query in bench.queries:
         expected = [pool.chunks[i] for i in index.search(query.text, 2).ids]
