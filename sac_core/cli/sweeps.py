@@ -11,7 +11,7 @@ import click
 
 from ..engine.data import load_benchmark, read_queries, resolve_data_dir, write_csv
 from ..experiments import load_sweep, run_sweep
-from ..experiments.cells import MANIFEST, PER_QUERY, RESULTS, RUNS, SIGNIFICANCE, read_per_query
+from ..experiments.cells import MANIFEST, PER_QUERY, RESULTS, RUNS, SIGNIFICANCE, SweepFolder, read_per_query
 from ..experiments.report import (
     at_k,
     backend_changes,
@@ -48,6 +48,12 @@ def sweep_command(**params: Any) -> int:
     out_dir = params["out"] or Path("results") / sweep.name
     start = time.perf_counter()
     say(f"sweep {sweep.name}: {len(sweep.cells)} cells → {out_dir}")
+    stale = SweepFolder(out_dir).unreadable()
+    if stale:
+        first = next(iter(stale.values()))
+        say(
+            f"{len(stale)} published cells of {out_dir} name settings that no longer exist ({first}): stale, not reused"
+        )
     cached_only = params["cached_only"]
     missing: list[str] = []
     table = run_sweep(
