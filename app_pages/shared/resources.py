@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -267,13 +268,30 @@ def document_names(ws: Workspace) -> answers.DocumentNames:
     return caches.document_names(ws.data_key, ws.bench)
 
 
+def start_demo_cells(s: state.Settings, columns: Sequence[Column]) -> None:
+    """Start looking up the demo picks of ``columns`` (:func:`demo_cells`) in the background, so that
+    reading the committed per-query tables overlaps with opening the indexes instead of following it."""
+    bench, data = sourced(s)
+    _demo_lookup(s, data, columns, bench)
+
+
 def demo_cells(s: state.Settings, ws: Workspace) -> demo_picks.Lookup:
     """The committed per-query results of the page's columns on its data (read once per server, again
     when a file changes; without them the pages open on their usual first query), and the results
-    folders skipped because a table did not parse."""
+    folders skipped because a table did not parse. A lookup that failed is not kept."""
+    try:
+        return _demo_lookup(s, ws.data_key, ws.columns, ws.bench).result()
+    except Exception:
+        caches.demo_cells.clear()  # asked again on the next run, not served from the cache
+        raise
+
+
+def _demo_lookup(
+    s: state.Settings, data: str, columns: Sequence[Column], bench: Benchmark
+) -> Future[demo_picks.Lookup]:
     roots = [curves.results_root(), curves.demo_results_root(s.cache_dir)]
     stamp = _tables_stamp(curves.list_sweeps(roots))
-    return caches.demo_cells(ws.data_key, compare.columns_key(ws), stamp, roots, ws.columns, ws.bench)
+    return caches.demo_cells(data, compare.column_set_key(columns), stamp, roots, tuple(columns), bench)
 
 
 def map_data(s: state.Settings, ws: Workspace, column: Column, method: str) -> maps.MapData:

@@ -85,7 +85,12 @@ def pending_cost(bench: Benchmark, columns: Sequence[Column], data_dir: Path, ca
 def columns_key(ws: Workspace) -> str:
     """What a workspace's columns are (names and every setting: their ``repr``): part of a shared
     cache key, as text (a cache hashes it at once; hashing the configs field by field costs ms)."""
-    return repr(tuple((c.name, c.config) for c in ws.columns))
+    return column_set_key(ws.columns)
+
+
+def column_set_key(columns: Sequence[Column]) -> str:
+    """:func:`columns_key` of ``columns`` before they are opened in a workspace."""
+    return repr(tuple((c.name, c.config) for c in columns))
 
 
 def query_key(query: Query | None) -> str | None:
