@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.data import Benchmark
+from ..engine.data import read_table as read_csv_table
 from ..experiments import Column, RunConfig, baseline_column
 from .curves import (
     DEMO_SWEEPS,
@@ -25,7 +26,6 @@ from .curves import (
     data_check,
     list_sweeps,
     load_results,
-    read_table,
     shown_path,
     sweep_data,
 )
@@ -109,6 +109,9 @@ def cell_for(results: pd.DataFrame, config: RunConfig, bench: Benchmark) -> str 
     """The id of the cell of ``results`` that ran ``config``'s setting (:data:`SETTINGS`) on ``bench``
     (the same datasets, numbers of queries and documents, and data digest when the table has one), or None."""
     wanted = config.columns()
+    for setting in ("variant", "protocol"):  # text: another method's or protocol's rows go first, without a groupby
+        if setting in results.columns and isinstance(wanted.get(setting), str):
+            results = results[results[setting].astype(str) == wanted[setting]]
     for cid, rows in results.groupby("cell", sort=False):
         first = rows.iloc[0]
         if not all(_same(first[c], wanted.get(c)) for c in SETTINGS if c in rows.columns):
@@ -177,7 +180,8 @@ def _cells_in(folder: SweepFolder, baseline: Column, columns: Sequence[Column], 
     methods = {c.name: cid for c in columns if c != baseline and (cid := cell_for(results, c.config, bench))}
     if base is None or not methods:
         return None
-    table = checked(read_table(folder.per_query), shown_path(folder.per_query))
+    name = shown_path(folder.per_query)  # only the columns the picks read: a third of the parsing
+    table = checked(read_csv_table(folder.per_query, name=name, usecols=lambda c: c in PER_QUERY_COLUMNS), name)
     keep = table["cell"].isin([base, *methods.values()]) & table["query_id"].isin(bench_ids(bench))
     kept = [c for c in PER_QUERY_COLUMNS if c in table.columns]
     return SweepCells(folder.name, table.loc[keep, kept].reset_index(drop=True), base, methods)
