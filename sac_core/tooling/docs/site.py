@@ -23,7 +23,9 @@ from .figures import means_figure
 from .plugins import Plugin, options_table, pages, plugins, plugins_table, skeleton
 from .regions import fill, regions
 from .results import DocsError, Results
+from .sweep_notes import SECTIONS
 from .sweep_pages import figure_name, sweep_page, sweeps_table
+from .whole import render_datasets, render_pairs, render_published, render_shift, render_shift_text
 
 OWNED = ("docs/results/", "docs/cli/sac-", "docs/figures/")
 HAND = ("README.md", "mkdocs.yml")
@@ -47,8 +49,11 @@ def generate(project: Path, commands: click.Group, results_dir: Path | None = No
     project = Path(project)
     results = Results(project / "results") if results_dir is None else Results(results_dir, str(results_dir))
     files: dict[str, str] = {}
+    blocks = {b.name: b for b in BLOCKS}
     for name in results.sweep_names():
-        text, figure = sweep_page(results.sweep(name), project / "sweeps")
+        sections = [(s.title, s.text, render_block(blocks[s.block], results, "../", files) if s.block else "")
+                    for s in SECTIONS.get(name, ())]  # fmt: skip
+        text, figure = sweep_page(results.sweep(name), project / "sweeps", sections)
         files[f"docs/results/{name}.md"] = text
         if figure is not None:
             files[f"docs/{figure_name(name)}"] = figure
@@ -81,7 +86,7 @@ def _renderer(path: str, results: Results, commands: click.Group, files: dict[st
     def render(name: str) -> str:
         kind, _, arg = name.partition(":")
         if name in blocks:
-            return _block(blocks[name], results, to_docs, files)
+            return render_block(blocks[name], results, to_docs, files)
         if kind == "options":
             found = [p for p in plugins() if p.name == arg]
             if not found:
@@ -99,14 +104,33 @@ def _renderer(path: str, results: Results, commands: click.Group, files: dict[st
     return render
 
 
-def _block(block: Block, results: Results, to_docs: str, files: dict[str, str]) -> str:
+KINDS = {"means": render_means, "lbr": render_lbr, "csv": render_csv, "text": render_text,
+         "datasets": render_datasets, "pairs": render_pairs, "shift": render_shift, "shift-text": render_shift_text,
+         "published": render_published}  # fmt: skip
+
+
+QUIET = ("shift-text",)  # kinds that show nothing while pending: a sentence under a table that says so
+
+
+def render_block(block: Block, results: Results, to_docs: str, files: dict[str, str]) -> str:
+    """A block's Markdown (a figure's SVG put in ``files``); its pending note while its folder is missing."""
+    if block.pending and not results.has(block.folder):
+        return "" if block.kind in QUIET else pending_note(block)
     if block.kind == "figure":
         files[f"docs/figures/{block.name}.svg"] = means_figure(pick(block, results))
         return f"![{block.caption}]({to_docs}figures/{block.name}.svg)"
-    kinds = {"means": render_means, "lbr": render_lbr, "csv": render_csv, "text": render_text}
+    kinds = KINDS
     if block.kind not in kinds:
         raise DocsError(f"block {block.name!r}: unknown kind {block.kind!r} (one of figure, {', '.join(kinds)})")
     return "\n".join(kinds[block.kind](block, results))
+
+
+def pending_note(block: Block) -> str:
+    """What a block whose folder does not exist yet shows: that it was not run, and how to run it."""
+    return (
+        f"*Not run yet:* `results/{block.folder}` does not exist. `{block.pending}`, then `sac docs`, "
+        "fills this place from it."
+    )
 
 
 def _group_title(documented: list[Plugin]) -> str:
