@@ -19,6 +19,8 @@ from sac_core.tooling.docs.blocks import Block, Row
 from sac_core.tooling.docs.catalogue import BLOCKS, FULL_ROWS
 from sac_core.tooling.docs.results import Results
 from sac_core.tooling.docs.site import pending_note, render_block
+from sac_core.tooling.docs.sweep_notes import SECTIONS
+from sac_core.tooling.docs.sweep_pages import sweep_page
 from sac_core.tooling.docs.whole import drm_shift, paired_row, render_published, shift_sentences
 
 
@@ -166,3 +168,8 @@ def test_every_full_benchmark_block_renders_the_stand_in_sweep(demo_dir, embed_c
     sentences = rendered["full-shift"].splitlines()[: len(FULL_ROWS)]  # baseline, SAC generic, expert, …
     assert text == " ".join(sentences[i] for i in (0, 1, 3))  # the README's: baseline, SAC generic, recommended
     assert "this project | " in rendered["full-published"] and "LBR_PUBLISHED" in rendered["full-published"]
+    sections = [(s.title, s.text, rendered[s.block]) for s in SECTIONS["full-benchmark"]]
+    page, _ = sweep_page(full, PROJECT / "sweeps", sections)  # docs/results/full-benchmark.md
+    titles = [line for line in page.splitlines() if line.startswith("## ")]
+    assert titles == [*(f"## {s.title}" for s in SECTIONS["full-benchmark"]), "## Every cell, means over k"]
+    assert rendered["full-shift"] in page and "Configuration: `sweeps/full-benchmark.toml`" in page
