@@ -17,7 +17,9 @@ A block is a marked region of a page, ``<!-- generated: NAME -->`` … ``<!-- /g
   (``against``), and the first row beside LegalBench-RAG's published numbers.
 
 A block whose folder may not exist yet names the command that makes it (``pending``): until the
-folder exists the block says so and how to make it, instead of failing ``sac docs``.
+folder exists the block says so and how to make it, instead of failing ``sac docs``; while the
+folder holds only some of its rows (a sweep run in part), the block shows those and names the others
+as not computed yet (``site.render_block``).
 """
 
 from __future__ import annotations
