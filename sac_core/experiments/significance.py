@@ -55,6 +55,7 @@ def _sign_flip_p(diff: np.ndarray, n_resamples: int, seed: int) -> float:
     less = greater = 0
     for start in range(0, total, BLOCK):
         size = min(BLOCK, total - start)
+        flips: np.ndarray
         if exact:  # the bits of each pattern's number say which signs flip
             flips = np.arange(start, start + size)[:, None] >> np.arange(n)[None, :] & 1
         else:  # one random bit per query and pattern
