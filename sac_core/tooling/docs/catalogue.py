@@ -338,6 +338,7 @@ NAV: tuple[tuple[str, str | tuple[str, ...]], ...] = (
     ("Metrics", "metrics.md"),
     ("Serving a team", "serving.md"),
     ("Speed", "speed.md"),
+    ("Scale, on paper", "scale.md"),
     ("CLI reference", ("cli/index.md", "@cli")),
     ("Python API", ("api/index.md", "api/plugins.md", "api/engine.md", "api/results.md")),
     ("Contributing", "contributing.md"),
