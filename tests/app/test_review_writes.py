@@ -241,9 +241,11 @@ def _bob_types_notes(served: Served, sid: int, notes: int) -> None:
         read = lambda: _labels(served, sid, "bob")
         for n, card in enumerate(_cards(page)[:notes], start=1):
             box = page.get_by_label(f"Note on {card}")
+            chunk = _chunk_of(view, card)  # a copy of a chunk noted before shows that note: seen before typing
+            sync_api.expect(box).to_have_value(expected.get(chunk, (None, ""))[1], timeout=WAIT * 1000)
             box.fill(f"note {n} on {card}")
             box.press("Tab")
-            expected = {**expected, _chunk_of(view, card): (None, f"note {n} on {card}")}
+            expected = {**expected, chunk: (None, f"note {n} on {card}")}
             _until(read, lambda rows, e=expected: rows == e, f"bob's note {n}")
 
 
