@@ -91,6 +91,6 @@ def test_the_first_paint_part_opens_compare_on_fresh_servers_cold_and_warmed(mon
     assert main(["bench", "--parts", "first-paint", "--cache-dir", str(tmp_path)]) == 0
     path = "/?cols=baseline,sac-generic,sac-expert"
     assert opened == [(path, False)] * 3 + [(path, True)] * 3
-    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("(q)")]
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("(r)")]
     assert len(lines) == 2 and all("1.25, 1.25, 1.25 s (target ≤ 2 s" in line for line in lines)
     assert "cold" in lines[0] and "warmed" in lines[1]
