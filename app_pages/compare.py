@@ -1,4 +1,4 @@
-"""Compare: one query through 2-5 retrieval methods side by side (default: baseline, SAC generic, SAC expert)."""
+"""Compare: one query through 2-5 retrieval methods side by side (default: baseline, SAC generic, recommended)."""
 
 from __future__ import annotations
 

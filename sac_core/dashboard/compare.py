@@ -60,7 +60,7 @@ def default_methods(base: RunConfig) -> tuple[str, ...]:
 
 def compare_columns(base: RunConfig, methods: Sequence[str] | None = None) -> tuple[Column, ...]:
     """The columns shown side by side: ``methods`` (keys of :func:`method_choices`, by default the
-    catalogue's default columns: baseline, SAC generic, SAC expert; one SAC column with the
+    catalogue's default columns: baseline, SAC generic, recommended; one SAC column with the
     extractive provider, which ignores the prompt)."""
     return catalogue_columns(base, methods)
 
