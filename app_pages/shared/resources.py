@@ -19,6 +19,7 @@ import streamlit as st
 from sac_core.dashboard import answers, builds, compare, curves, demo_picks, errors, maps, state, timing, tune, views
 from sac_core.dashboard import registry as shared
 
+from .prepare_ui import prepare_note
 from .sidebar import API_KEY, api_key
 
 LOAD_ERRORS = (state.BenchmarkError, state.SummaryError, KeyError, OSError, RuntimeError, ValueError)
@@ -156,7 +157,10 @@ def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[com
         st.error(f"Could not open the index of {views.md(failed[0])}: {views.md(failed[1])}")
         st.stop()
     if pending:
-        build_panel(s, [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending], api_key(s))
+        jobs = [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending]
+        if not s.source.demo:  # real data, not prebuilt: the total, the one command, the demo meanwhile
+            prepare_note(s, bench, jobs, {job.key: build_manager(s.cache_dir).status(job.key) for job in jobs})
+        build_panel(s, jobs, api_key(s))
     ready = [col for col in columns if col.name in retrievers]
     return (compare.Workspace(bench, ready, retrievers, summaries, data) if ready else None), pending
 
@@ -359,7 +363,7 @@ def map_data(s: state.Settings, ws: compare.Workspace, column: compare.Column, m
     projection and figures are also kept on disk beside the saved index); the first time, a bar
     shows each step with the time left, then goes."""
     key = shared.resource_key("map", ws.data_key, s.cache_dir, column.config, method)
-    index = maps.column_index(ws.retrievers, column.name)
+    index = maps.column_index(ws.retrievers, column.name, ws.columns)
     bar = st.empty()
     tell = progress_callback(bar)
     data = registry().get(
