@@ -17,7 +17,7 @@ import diskcache
 from sqlalchemy import func, select
 from streamlit.testing.v1 import AppTest
 
-from sac_core.dashboard import compare, demo_picks, state
+from sac_core.dashboard import builds, compare, demo_picks, state
 from sac_core.dashboard import review as rv
 from sac_core.dashboard.review.db import AnswerLabel, Label, ReviewAnswer, ReviewChunk, ReviewItem
 from sac_core.dashboard.state import ensure_demo_corpus
@@ -446,11 +446,30 @@ def test_compare_builds_missing_indexes_in_the_background_and_fills_in(env, demo
     at = _app()
     assert any("Building the indexes" in i.value for i in at.info)
     assert _cards(at) == 0  # nothing is blocked on the build: the script ended
+    # issue 45: the total for every column (not only the first build's time left), the one command, the demo
+    total = next(i.value for i in at.info if "in all on this machine" in i.value)
+    assert "3 columns wait for 2 indexes" in total  # the recommended method works on the baseline's index
+    assert any(c.value.startswith("sac index --data ") and "--protocol full" in c.value for c in at.code)
     statuses = _wait_for_builds(cache)
     assert sorted(s["state"] for s in statuses) == ["done"] * 3
     at.run()
     assert not at.exception
     assert _cards(at) == 3 * 4  # three indexes, k = 4
+    assert not any("in all on this machine" in i.value for i in at.info)  # built: nothing to prepare
+
+
+def test_real_data_not_prebuilt_offers_the_demo_corpus_meanwhile(env, demo_dir, tmp_path, monkeypatch):
+    """Issue 45, point 12: while the real data's indexes wait to be built, one click opens the demo corpus."""
+    monkeypatch.setenv("SAC_CACHE_DIR", str(tmp_path / "fresh-cache"))  # nothing built
+    monkeypatch.setenv("SAC_DATA_DIR", str(demo_dir))
+    monkeypatch.setattr(builds.BuildManager, "request", lambda self, job, key=None: None)  # no build is started
+    at = _app()
+    assert any("in all on this machine" in i.value for i in at.info)
+    assert at.sidebar.text_input(key="sac_data_dir").value == str(demo_dir)
+    at.button(key="sac_use_demo").click().run()
+    assert not at.exception and at.sidebar.text_input(key="sac_data_dir").value == ""
+    assert any("Demo corpus" in i.value for i in at.info)
+    assert not any("in all on this machine" in i.value for i in at.info)  # the demo: nothing to prepare ahead
 
 
 # --------------------------------------------------------------------------- your own documents
@@ -493,6 +512,19 @@ def test_map_draws_both_indexes_with_the_query_marked_and_separation_figures(env
     at.radio(key="map_scope").set_value("this question's").run()
     at.radio(key="map_colour").set_value("dataset").run()
     assert not at.exception and len(_plotly(at)) == 2
+
+
+def test_map_offers_the_recommended_method_and_opens_on_compares_query(env):
+    """Issue 45: Map offers Recommended beside the baseline (drawn on the baseline's index it ranks, its
+    own top-k marked), and a fresh session opens on the same query as Compare's."""
+    compare_at = _app()
+    at = _app("app_pages/map.py")
+    assert at.query_params["q"] == compare_at.query_params["q"]
+    picker = at.selectbox(key="map_sac")
+    recommended = next(o for o in picker.options if o.startswith("Recommended"))
+    picker.set_value(recommended).run()
+    assert not at.exception and len(_plotly(at)) == 2
+    assert any(c.value.startswith("Ranks the Baseline index's chunks") for c in at.caption)
 
 
 def test_map_projection_and_separation_are_kept_in_the_store(env):
