@@ -542,7 +542,7 @@ def test_compare_explains_a_wrong_document_hit(env):
 
 # --------------------------------------------------------------------------- Review
 
-METHODS = ("Baseline", "SAC generic", "SAC expert")
+METHODS = ("Baseline", "SAC generic", "Recommended")  # the default columns (issue 45)
 
 
 def _review(name: str = "alice", session: str | None = None) -> AppTest:
@@ -835,7 +835,7 @@ def test_a_new_session_while_an_index_builds_names_the_methods_it_would_lack(env
     at = _review()  # no session yet: the page offers to make one
     assert not at.exception
     (warning,) = [_unmd(w.value) for w in at.main.warning if "Still being built" in w.value]
-    assert "SAC generic" in warning and "SAC expert" in warning and "reviews only the methods built" in warning
+    assert "SAC generic" in warning and "Recommended" in warning and "reviews only the methods built" in warning
     _wait_for_builds(cache)  # leave no build running
 
 
