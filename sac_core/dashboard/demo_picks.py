@@ -180,22 +180,23 @@ def find_cells(
 def find(folders: Sequence[SweepFolder], baseline: Column, columns: Sequence[Column], bench: Benchmark) -> Lookup:
     """:func:`find_cells`, naming each folder skipped because a table of it does not parse. A column no
     earlier folder ran is looked for in the next ones, measured against the baseline of its own sweep
-    or, when that sweep has none, of the first: the same setting on the same data (checked by
-    :func:`cell_for`). The recommended method and SAC may come from two sweeps."""
+    or, when that sweep has none, of the first folder that has one: the same setting on the same data
+    (checked by :func:`cell_for`). The recommended method and SAC may come from two sweeps."""
     skipped: list[str] = []
     found: list[SweepCells] = []
     wanted = [c for c in columns if c != baseline]
     for folder in folders:
-        if not wanted:
+        has_baseline = any(c.baseline for c in found)
+        if has_baseline and not wanted:
             break
         if not folder.per_query.is_file() or not folder.results.is_file():
             continue
         try:
-            cells = _cells_in(folder, baseline, wanted, bench, need_baseline=not found)
+            cells = _cells_in(folder, baseline, wanted, bench)
         except (OSError, ValueError, KeyError) as e:
             skipped.append(_skipped(folder, e))
             continue
-        if cells is not None:
+        if cells is not None and (cells.methods or not has_baseline):
             found.append(cells)
             wanted = [c for c in wanted if c.name not in cells.methods]
     return Lookup(merged(found), tuple(skipped))
@@ -203,20 +204,24 @@ def find(folders: Sequence[SweepFolder], baseline: Column, columns: Sequence[Col
 
 def merged(found: Sequence[SweepCells]) -> SweepCells | None:
     """The cells of several sweeps as one (cell ids prefixed by their sweep's name: two sweeps may hold
-    the same cell), each method with the baseline of its own sweep (of the first when its own has
-    none); None for none, as is for one."""
-    if len(found) <= 1:
-        return found[0] if found else None
+    the same cell), each method with the baseline of its own sweep (else of the first sweep that has
+    one); None without a baseline or a method, as is for one sweep."""
+    first = next((c for c in found if c.baseline), None)
+    used = [c for c in found if c.methods or c is first]
+    if first is None or not any(c.methods for c in used):
+        return None
+    if len(used) == 1:
+        return used[0]
     tables, methods, baselines = [], {}, {}
-    for cells in found:
+    for cells in used:
         tables.append(cells.per_query.assign(cell=cells.sweep + "/" + cells.per_query["cell"]))
         for method, cell in cells.methods.items():
             methods[method] = f"{cells.sweep}/{cell}"
-            own = cells if cells.baseline else found[0]
+            own = cells if cells.baseline else first
             baselines[method] = f"{own.sweep}/{own.baseline}"
     table = pd.concat(tables, ignore_index=True)
-    names = " and ".join(c.sweep for c in found)
-    return SweepCells(names, table, f"{found[0].sweep}/{found[0].baseline}", methods, baselines)
+    names = " and ".join(c.sweep for c in used)
+    return SweepCells(names, table, f"{first.sweep}/{first.baseline}", methods, baselines)
 
 
 def _skipped(folder: SweepFolder, error: Exception) -> str:
@@ -228,15 +233,13 @@ def _skipped(folder: SweepFolder, error: Exception) -> str:
     return f"{error} — the results folder {folder.name} is skipped"  # these name the file, relatively
 
 
-def _cells_in(
-    folder: SweepFolder, baseline: Column, columns: Sequence[Column], bench: Benchmark, *, need_baseline: bool = True
-) -> SweepCells | None:
-    """The folder's cells of ``columns`` on ``bench`` (None when it has none, or no baseline cell and
-    ``need_baseline``; its ``baseline`` is "" when it has none)."""
+def _cells_in(folder: SweepFolder, baseline: Column, columns: Sequence[Column], bench: Benchmark) -> SweepCells | None:
+    """The folder's cells of the ``baseline`` and ``columns`` on ``bench``: None when it has neither;
+    its ``baseline`` is "" when it has none, its ``methods`` empty when it has only the baseline."""
     results = load_results(folder.results)
     base = cell_for(results, baseline.config, bench)
     methods = {c.name: cid for c in columns if c != baseline and (cid := cell_for(results, c.config, bench))}
-    if (base is None and need_baseline) or not methods:
+    if base is None and not methods:
         return None
     table = checked(read_table(folder.per_query), shown_path(folder.per_query))
     keep = table["cell"].isin([base, *methods.values()]) & table["query_id"].isin(bench_ids(bench))

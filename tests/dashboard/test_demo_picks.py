@@ -216,3 +216,16 @@ def test_picks_for_every_column_from_two_sweeps_and_the_page_opens_on_the_method
     )
     assert sac[opening.query_id] <= 0
     assert n > 6
+
+
+def test_the_baseline_and_the_recommended_method_from_two_sweeps_neither_holding_both(tmp_path, bench):
+    """Issue 45: Compare with Baseline and Recommended had no picks: the baseline's cells are in one sweep
+    (lbr-mini-grid), the recommended method's in another without a baseline (family-lbr-mini)."""
+    base = RunConfig(protocol="full", datasets=tuple(bench.datasets), summary=SummaryConfig(provider="file"))
+    baseline, _, recommended = compare.compare_columns(base)
+    _write_sweep(tmp_path / "aaa-grid", bench, [baseline], lambda i, q: 0.5)
+    _write_sweep(tmp_path / "bbb-family", bench, [recommended], lambda i, q: 0.0 if q % 2 else 0.25)
+    cells = demo_picks.look_up([tmp_path], [baseline, recommended], bench).cells
+    assert cells is not None and cells.sweep == "aaa-grid and bbb-family" and set(cells.methods) == {recommended.name}
+    opening = demo_picks.default_pick(demo_picks.picks(cells, 4))
+    assert opening is not None and (opening.method, opening.before, opening.after) == (recommended.name, 0.5, 0.0)
