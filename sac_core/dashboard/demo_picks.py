@@ -29,9 +29,11 @@ from .curves import (
     shown_path,
     sweep_data,
 )
+from .demo_tables import NEEDED as NEEDED
+from .demo_tables import PICK_METRICS as PICK_METRICS
+from .demo_tables import checked as checked
 from .selection import Selection
 
-PICK_METRICS: dict[str, str] = {"drm": "DRM", "recall": "recall"}
 LOWER_IS_BETTER = frozenset({"drm"})
 KINDS: dict[str, str] = {"typical": "typical query", "gain": "biggest gain", "loss": "biggest loss"}
 # The settings a results row must share with a column's configuration to be that column's cell.
@@ -47,7 +49,6 @@ SETTINGS: tuple[str, ...] = (
     "fusion_depth",
 )
 PER_QUERY_COLUMNS = ("cell", "query_id", "k", *PICK_METRICS)
-NEEDED = ("cell", "query_id", "k")  # a per-query table without one of these is skipped (and named)
 
 
 # What each metric counts, in words a lawyer reads (at the page's k): the value goes from the baseline's to the method's.
@@ -247,34 +248,6 @@ def _cells_in(folder: SweepFolder, baseline: Column, columns: Sequence[Column], 
     return SweepCells(folder.name, table.loc[keep, kept].reset_index(drop=True), base or "", methods)
 
 
-def checked(table: pd.DataFrame, name: str) -> pd.DataFrame:
-    """A per-query table as the picks read it: ``cell`` and ``query_id`` as text, ``k`` whole numbers,
-    each metric of :data:`PICK_METRICS` a number, a value outside [0, 1] (``-inf``, ``1e300``) as
-    NaN, never picked. A ValueError naming ``name`` (the file, relative to the results folder) and
-    the column when a column is missing or holds text."""
-    missing = [c for c in NEEDED if c not in table.columns]
-    if missing or not any(m in table.columns for m in PICK_METRICS):
-        gone = missing or [" or ".join(PICK_METRICS)]
-        raise ValueError(f"{name}: no column {', '.join(gone)}")
-    out = table.assign(cell=table["cell"].astype(str), query_id=table["query_id"].astype(str))
-    k = pd.to_numeric(table["k"], errors="coerce")
-    if k.isna().any() or (k % 1 != 0).any():
-        raise ValueError(f"{name}: column k holds {_first_bad(table['k'], k)!r}, not a whole number")
-    out["k"] = k.astype(int)
-    for metric in (m for m in PICK_METRICS if m in table.columns):
-        values = pd.to_numeric(table[metric], errors="coerce")
-        if (values.isna() & table[metric].notna()).any():
-            raise ValueError(f"{name}: column {metric} holds {_first_bad(table[metric], values)!r}, not a number")
-        out[metric] = values.where(np.isfinite(values) & values.between(0, 1))
-    return out
-
-
-def _first_bad(raw: pd.Series, parsed: pd.Series) -> object:
-    """The first raw value that did not parse as a (whole) number."""
-    bad = parsed.isna() | (parsed % 1 != 0) if raw.name == "k" else parsed.isna() & raw.notna()
-    return raw[bad].iloc[0]
-
-
 def bench_ids(bench: Benchmark) -> list[str]:
     return [q.query_id for q in bench.queries]
 
@@ -320,7 +293,8 @@ def picks(cells: SweepCells, k: int, metrics: Sequence[str] = tuple(PICK_METRICS
     """Every pick for every method column with a cell, by ``metrics`` at ``k`` (or the nearest k the
     sweep has): the typical query, the biggest gain and the biggest loss, in that order. Each pick
     carries the baseline's and the method's values. The typical query is the clearest of those at the
-    median change: where the other methods lose least, then where the method's own value is best."""
+    median change: where the other methods lose least, then where the method's own value is best,
+    then (by DRM) where the baseline's first chunk is from a wrong document and the method's is not."""
     ks = sorted(int(x) for x in cells.per_query["k"].unique())
     if not ks:
         return ()
@@ -335,7 +309,13 @@ def picks(cells: SweepCells, k: int, metrics: Sequence[str] = tuple(PICK_METRICS
         for method, cell in cells.methods.items():
             before = values(cells.per_query, cells.baseline_of(method), metric, at)
             after = values(cells.per_query, cell, metric, at)
-            chosen = choose(found[method], metric, _worse(found, method, after, metric))
+            worse = _worse(found, method, after, metric)
+            if metric in LOWER_IS_BETTER and 1 in ks:  # the first chunk, what an answer quotes first
+                first = values(cells.per_query, cell, metric, 1) - values(
+                    cells.per_query, cells.baseline_of(method), metric, 1
+                )
+                worse = worse.add(0.1 * first, fill_value=0.0)
+            chosen = choose(found[method], metric, worse)
             out += [
                 Pick(kind, method, metric, at, qid, change, float(before[qid]), float(after[qid]))
                 for kind in KINDS

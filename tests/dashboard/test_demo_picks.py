@@ -229,3 +229,17 @@ def test_the_baseline_and_the_recommended_method_from_two_sweeps_neither_holding
     assert cells is not None and cells.sweep == "aaa-grid and bbb-family" and set(cells.methods) == {recommended.name}
     opening = demo_picks.default_pick(demo_picks.picks(cells, 4))
     assert opening is not None and (opening.method, opening.before, opening.after) == (recommended.name, 0.5, 0.0)
+
+
+def test_the_opening_prefers_a_query_whose_baseline_ranks_a_wrong_document_first(tmp_path, bench):
+    """Issue 45: on the opening query the baseline's answer (from its first chunk) cites the wrong document."""
+    base = RunConfig(protocol="full", datasets=tuple(bench.datasets), summary=SummaryConfig(provider="file"))
+    baseline, _, recommended = compare.compare_columns(base)
+    folder = _write_sweep(tmp_path / "one", bench, [baseline, recommended], lambda i, q: 0.5 if i == 0 else 0.0)
+    table = pd.read_csv(folder.per_query)
+    wrong_first = bench.queries[5].query_id  # only here is the baseline's first chunk from a wrong document
+    table.loc[(table["k"] == 1) & (table["cell"] == "cell0"), "drm"] = 0.0
+    table.loc[(table["k"] == 1) & (table["cell"] == "cell0") & (table["query_id"] == wrong_first), "drm"] = 1.0
+    table.to_csv(folder.per_query, index=False)
+    cells = demo_picks.find_cells([folder], baseline, [baseline, recommended], bench)
+    assert demo_picks.default_pick(demo_picks.picks(cells, 4)).query_id == wrong_first
