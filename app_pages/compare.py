@@ -1,4 +1,4 @@
-"""Compare: one query through 2-5 retrieval methods side by side (default: baseline, SAC generic, SAC expert)."""
+"""Compare: one query through 2-5 retrieval methods side by side (default: baseline, SAC generic, recommended)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ st.title("Compare: one query, side by side")
 st.caption(
     "Each column ranks chunks for the same query with a different index. **✓** the chunk comes from a gold "
     "document, **✗** from another, often near-identical document: that is *Document-Level Retrieval Mismatch* "
-    "(DRM). Highlighted text lies inside a gold span; the rest is muted."
+    f"(DRM). Highlighted text lies inside a gold span; the rest is muted. {compare.SCORES_NOTE}"
 )
 resources.require_datasets(s)
 base = s.base_config()
@@ -25,8 +25,7 @@ if "cmp_methods" not in st.session_state or any(m not in choices for m in st.ses
 if (added := st.session_state.pop("runs_added", None)) in choices and added not in st.session_state["cmp_methods"]:
     st.session_state["cmp_methods"] = [*st.session_state["cmp_methods"], added][-compare.MAX_COLUMNS :]
 methods = st.multiselect(
-    f"Methods side by side ({compare.MIN_COLUMNS}-{compare.MAX_COLUMNS}; the README's \"Beyond SAC\" explains each)",
-    list(choices), key="cmp_methods", format_func=lambda key: choices[key], max_selections=compare.MAX_COLUMNS,
+    compare.METHODS_LABEL, list(choices), key="cmp_methods", format_func=lambda key: choices[key], max_selections=compare.MAX_COLUMNS,
 )  # fmt: skip
 if len(methods) < compare.MIN_COLUMNS:
     st.warning(f"Pick at least {compare.MIN_COLUMNS} methods; showing the default columns meanwhile.")
@@ -66,7 +65,7 @@ for col, r in zip(st.columns(len(results)), results):
             # metrics as wide as their text, wrapping onto more rows in a narrow column (5 columns at
             # 1280 px): never cut to "DR…" as three fixed sub-columns were
             cells = st.container(horizontal=True, gap="small")
-            for metric, name in (("drm", "DRM"), ("precision", "precision"), ("recall", "recall")):
+            for metric, name, measures in compare.METRICS:
                 value = r.metrics[metric]
                 delta = None
                 if baseline is not None and r is not baseline and baseline.metrics is not None:
@@ -78,7 +77,8 @@ for col, r in zip(st.columns(len(results)), results):
                     delta,
                     delta_color="off" if flat else "inverse" if metric == "drm" else "normal",
                     delta_arrow="off" if flat else "auto",
-                    help=None if delta is None else "change against the baseline, in percentage points",
+                    help=measures.format(k=k)
+                    + ("" if delta is None else " Below: the change against the baseline, in points."),
                     width="content",
                 )
         slots.append(st.empty())  # the answer, written once every column's chunks are on the page

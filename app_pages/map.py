@@ -31,17 +31,19 @@ datasets = row[2].multiselect("Datasets shown", list(ws.bench.datasets), default
                               key="map_datasets")  # fmt: skip
 scope = row[3].radio("Documents shown", ["all", "this question's"], key="map_scope", horizontal=True,
                      help="this question's: its gold documents and the documents any index retrieved")  # fmt: skip
-shown, sac = maps.map_columns(ws.columns, ws.retrievers, ws.summaries)
-if sac:
-    names = [c.name for c in sac]
-    pick = st.selectbox("SAC index beside the baseline", names, key="map_sac") if len(names) > 1 else names[0]
-    shown.append(next(c for c in sac if c.name == pick))
+shown, beside = maps.map_columns(ws.columns, ws.retrievers, ws.summaries)
+if beside:
+    names = [c.name for c in beside]
+    pick = st.selectbox("Index beside the baseline", names, key="map_sac") if len(names) > 1 else names[0]
+    shown.append(next(c for c in beside if c.name == pick))
 
 results = {r.column.name: r for r in resources.compare_results(ws, asked, int(k), query)}
 involved = maps.involved_documents(query, {name: r.hits for name, r in results.items()})
 for col, cell in zip(shown, st.columns(len(shown))):
     with cell:
         st.markdown(f"#### {views.md(col.name)}")
+        if on := maps.drawn_on(ws.columns, ws.retrievers, col.name):
+            st.caption(f"Ranks the {views.md(on)} index's chunks: the same map, its own top {k} (◆).")
         data = resources.map_data(s, ws, col, method)  # the first time per index: a bar with the time left
         sep = data.separation
         metrics = st.columns(2)
@@ -51,7 +53,7 @@ for col, cell in zip(shown, st.columns(len(shown))):
         metrics[1].metric("silhouette by document", f"{sep.silhouette:.2f}",
                           help="Mean silhouette of the chunks grouped by document (cosine, a sample of 5,000): "
                                "-1 … 1, higher = better apart.")  # fmt: skip
-        retriever = maps.column_index(ws.retrievers, col.name)
+        retriever = maps.column_index(ws.retrievers, col.name, ws.columns)
         frame = maps.points(retriever, data.projection, datasets, involved if scope != "all" else None, involved)
         frame = frame.assign(group=maps.colour_groups(frame, colouring, query))
         fig = maps.map_figure(frame, retriever, data.projection, "group", maps.question_place(retriever, data, asked),

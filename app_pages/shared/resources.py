@@ -18,6 +18,7 @@ import streamlit as st
 from sac_core.dashboard import answers, builds, compare, curves, demo_picks, maps, state, tune, views
 
 from . import caches
+from .prepare_ui import prepare_note
 from .sidebar import API_KEY, api_key
 
 if TYPE_CHECKING:  # names only: pages call the project through sac_core.dashboard
@@ -134,7 +135,11 @@ def workspace(s: state.Settings, columns: Sequence[Column]) -> tuple[Workspace |
         st.error(f"Could not open the index of {views.md(failed[0])}: {views.md(failed[1])}")
         st.stop()
     if pending:
-        build_panel(s, [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending], api_key(s))
+        jobs = [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending]
+        if not s.source.demo:  # real data, not prebuilt: the total, the one command, the demo meanwhile
+            manager = caches.build_manager(s.cache_dir)
+            prepare_note(s, bench, jobs, {job.key: manager.status(job.key) for job in jobs})
+        build_panel(s, jobs, api_key(s))
     return compare.workspace(bench, columns, opened, data), pending
 
 
@@ -298,5 +303,5 @@ def map_data(s: state.Settings, ws: Workspace, column: Column, method: str) -> m
     """An index's vectors, projection and separation figures, computed once and shared (the
     projection and figures are also kept on disk beside the saved index); the first time, a bar
     shows each step with the time left, then goes."""
-    index = maps.column_index(ws.retrievers, column.name)
+    index = maps.column_index(ws.retrievers, column.name, ws.columns)
     return caches.map_data(ws.data_key, _resolved(s.cache_dir), repr(column.config), method, column.name, index)

@@ -20,6 +20,7 @@ from ..experiments import (
     catalogue_columns,
     evaluate,
     format_results,
+    open_method,
     write_run,
 )
 from ..experiments.catalogue import preset_config
@@ -120,7 +121,8 @@ def evaluate_command(**params: Any) -> int:
 @click.option("--sentences", is_flag=True, help="also embed every document's sentences (passage methods in Compare)")
 @EXECUTION
 def index_command(**params: Any) -> int:
-    """Build and save indexes (default: the Compare page's) so they load in seconds."""
+    """Build and save everything the dashboard's default columns open (Compare, Map, Review: their
+    indexes and what their stages read), or one method's, so they load in seconds."""
     data_dir, cache_dir = data_dir_of(params), cache_dir_of(params)
     base = run_config(params, data_dir)
     if params["method"]:
@@ -133,30 +135,11 @@ def index_command(**params: Any) -> int:
     embedders = Embedders(cache_dir)
     ctx = OpenContext(bench, data_dir, cache_dir, embedders, progress=not params["quiet"], save=True, notes=say)
     for name, config in configs:
-        t0 = time.perf_counter()
-        indexer = config.method_plugin.indexer()
-        if indexer is None:
-            print(f"{name} ({config.variant}): method {config.method!r} has no index to build")
-            continue
-        check = indexer.check(config, ctx)
-        if check.fresh and not params["force"]:
-            print(f"{name} ({config.variant}): already built and fresh in {check.folder}")
-            continue
-        if check.state == "stale":
-            say(f"{name} ({config.variant}): the saved index is stale ({check.reason}); rebuilding")
-        executor = executor_of(params)
-        ray_done = (
-            embed_ahead([(config, ctx)], executor, progress=False, desc=name) if executor.kind != "local" else None
-        )
-        encoded = embedders.encoded
-        retriever = indexer.build(config, ctx)
-        seconds = time.perf_counter() - t0
-        new = embedders.encoded - encoded + (ray_done["embedded"] if ray_done else 0)
-        rate = f", {new / seconds:.0f} texts/s" if new else ""
-        print(
-            f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
-            f"{seconds:.1f}s{rate} → {check.folder}"
-        )
+        _build_index(name, config, ctx, params)
+        if config.stages:  # e.g. the recommended method's clause exemplars: embedded now, not on the page
+            t0 = time.perf_counter()
+            open_method(config, ctx)
+            print(f"{name}: what its stages read is ready ({time.perf_counter() - t0:.1f}s)")
     models = {(c.model, c.backend): c for _, c in configs if c.method_plugin.indexer() is not None}
     for config in models.values():  # Compare then answers a benchmark query without loading the model
         new = embed_queries(bench, config, embedders, progress=not params["quiet"])
@@ -167,6 +150,32 @@ def index_command(**params: Any) -> int:
         print(f"sentences of {len(bench.documents)} documents embedded or found in {time.perf_counter() - t0:.1f}s")
     print(f"wall time {time.perf_counter() - start:.1f}s")
     return 0
+
+
+def _build_index(name: str, config: RunConfig, ctx: OpenContext, params: dict[str, Any]) -> None:
+    """Build and save ``config``'s index unless a fresh one is saved (``--force``: always), saying which."""
+    t0 = time.perf_counter()
+    indexer = config.method_plugin.indexer()
+    if indexer is None:
+        print(f"{name} ({config.variant}): method {config.method!r} has no index to build")
+        return
+    check = indexer.check(config, ctx)
+    if check.fresh and not params["force"]:
+        print(f"{name} ({config.variant}): already built and fresh in {check.folder}")
+        return
+    if check.state == "stale":
+        say(f"{name} ({config.variant}): the saved index is stale ({check.reason}); rebuilding")
+    executor = executor_of(params)
+    ray_done = embed_ahead([(config, ctx)], executor, progress=False, desc=name) if executor.kind != "local" else None
+    encoded = ctx.embedders.encoded
+    retriever = indexer.build(config, ctx)
+    seconds = time.perf_counter() - t0
+    new = ctx.embedders.encoded - encoded + (ray_done["embedded"] if ray_done else 0)
+    rate = f", {new / seconds:.0f} texts/s" if new else ""
+    print(
+        f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
+        f"{seconds:.1f}s{rate} → {check.folder}"
+    )
 
 
 @click.command("presets")

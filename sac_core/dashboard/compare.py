@@ -36,6 +36,22 @@ from .highlight import covered
 
 MIN_COLUMNS, MAX_COLUMNS = 2, 5
 PARAM_COLUMNS = "cols"  # URL parameter: comma-separated method keys
+# Where the method picker sends a reader for what each method does (a page of the documentation).
+METHODS_DOC = "docs/methods/index.md"
+METHODS_LABEL = f"Methods side by side ({MIN_COLUMNS}-{MAX_COLUMNS}; the documentation's Methods page, {METHODS_DOC}, explains each)"
+# Each column's metrics: (key, label, what it measures at k, said where it is shown: the metric's help).
+METRICS: tuple[tuple[str, str, str], ...] = (
+    ("drm", "DRM", "Document-Level Retrieval Mismatch: the share of the top {k} chunks that come from a wrong "
+     "document (lower is better)."),
+    ("precision", "precision", "Character precision: the share of the top {k} chunks' characters that lie inside "
+     "a gold span. A chunk of the right document counts its text around the clause against it, so four ✓ "
+     "chunks can still score 15 %."),
+    ("recall", "recall", "Character recall: the share of the gold spans' characters found in the top {k} chunks."),
+)  # fmt: skip
+SCORES_NOTE = (
+    "A chunk's score is on its own method's scale (a cosine, a sum of fused signals, …): scores of different "
+    "columns cannot be compared, their ranks (#1, #2, …) can."
+)
 
 
 def method_choices(base: RunConfig, bench: Benchmark | None = None) -> dict[str, str]:
@@ -58,7 +74,7 @@ def default_methods(base: RunConfig) -> tuple[str, ...]:
 
 def compare_columns(base: RunConfig, methods: Sequence[str] | None = None) -> tuple[Column, ...]:
     """The columns shown side by side: ``methods`` (keys of :func:`method_choices`, by default the
-    catalogue's default columns: baseline, SAC generic, SAC expert; one SAC column with the
+    catalogue's default columns: baseline, SAC generic, recommended; one SAC column with the
     extractive provider, which ignores the prompt)."""
     return catalogue_columns(base, methods)
 

@@ -22,10 +22,12 @@ from ..engine.data import read_table as read_csv_table
 from ..experiments import METHODS, cells, flipped_queries
 from ..experiments import paper as paper
 from ..experiments.cells import DATA_DIGEST
-from ..experiments.report import cell_intervals, provenance_lines
+from ..experiments.report import cell_intervals
 from .demo_sweep import DEMO_SWEEP as DEMO_SWEEP
 from .demo_sweep import demo_sweep as demo_sweep
 from .demo_sweep import run_with_progress as run_with_progress
+from .origin import UNIDENTIFIED as UNIDENTIFIED
+from .origin import provenance as provenance
 
 RESULTS_ENV = "SAC_RESULTS_DIR"
 # The committed sweeps, most complete first: the page opens on the first one present.
@@ -268,18 +270,6 @@ def mean_over_k(
     if bounds is None:
         return means
     return means.merge(bounds, on=["cell", "dataset"], how="left")
-
-
-UNIDENTIFIED = (
-    "computed before results carried their code, data digest and full identity (cell ids of version 1): "
-    "not checked against the data in use; `sac sweep` recomputes it with today's ids"
-)
-
-
-def provenance(results: pd.DataFrame) -> list[str]:
-    """Which code and data made a sweep's cells, one sentence per distinct origin ("Computed by …"), or
-    :data:`UNIDENTIFIED` for a table written before results said so."""
-    return [f"{line[:1].upper()}{line[1:]}." for line in provenance_lines(results) or [UNIDENTIFIED]]
 
 
 def data_check(results: pd.DataFrame, bench: Benchmark | None) -> str | None:

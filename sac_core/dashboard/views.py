@@ -80,6 +80,9 @@ def chunk_html(file_path: str, text: str, start: int, gold: Sequence[Span]) -> s
     return to_html(segments(file_path, text, start, gold))
 
 
+SCORE_TITLE = "this method's own scale: not comparable with another column's scores (compare ranks)"
+
+
 def hit_card(
     rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Span], *, anchor_id: str | None = None
 ) -> str:
@@ -95,7 +98,7 @@ def hit_card(
     where = esc_attr(f"{c.file_path}, characters [{c.start:,}, {c.end:,})")
     head = (
         f'<div class="sac-head">{badge}<b>#{rank}</b> <code title="{where}">{esc(breakable(c.file_path))}</code>'
-        f'<span class="sac-score">score {hit.score:.3f}</span></div>'
+        f'<span class="sac-score" title="{esc_attr(SCORE_TITLE)}">score {hit.score:.3f}</span></div>'
     )
     extra = " sac-free" if gold_document is None else ""
     body = chunk_html(c.file_path, c.text, c.start, gold)

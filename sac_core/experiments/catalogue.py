@@ -52,7 +52,7 @@ def preset_config(base: RunConfig, key: str) -> RunConfig:
 
 
 def default_keys(base: RunConfig) -> tuple[str, ...]:
-    """The catalogue keys of the default comparison (baseline, SAC generic, SAC expert when offered)."""
+    """The catalogue keys of the default comparison (baseline, SAC generic, recommended when offered)."""
     return tuple(key for key, preset in catalogue(base).items() if preset.default)
 
 

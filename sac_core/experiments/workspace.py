@@ -1,7 +1,7 @@
 """One query, several methods side by side: the engine behind the dashboard's Compare page and ``sac bench``.
 
 A :class:`Workspace` loads a benchmark once and opens one method per :class:`~.catalogue.Column`
-(by default the catalogue's default columns: baseline, SAC generic, SAC expert). Columns are data,
+(by default the catalogue's default columns: baseline, SAC generic, recommended). Columns are data,
 so any registered method can be shown without touching the UI.
 """
 

@@ -102,7 +102,7 @@ def _everything(at: AppTest) -> str:
     return _unmd("\n".join(parts))
 
 
-METHODS = ("Baseline", "SAC generic", "SAC expert")
+METHODS = ("Baseline", "SAC generic", "Recommended")  # the default columns (issue 45)
 
 
 def test_point_3_a_name_in_the_url_opens_nothing(env, tmp_path, monkeypatch) -> None:

@@ -154,9 +154,10 @@ class WithinDocument(Stage[RunConfig]):
         return {
             "doc-aware-within": Preset("Document-aware, within-document ranking", aware),
             "doc-aware-exemplars": Preset("Document-aware, within-document ranking + clause exemplars", exemplars),
-            "recommended": Preset(
+            "recommended": Preset(  # a default Compare column: the method that fixes DRM (issue 45)
                 "Recommended: document-aware (file names too) + clause exemplars by question family",
                 text_only.with_(options={**dict(text_only.options), **DOCUMENT_AWARE_NAMES}),
+                default=True,
             ),
             "recommended-text": Preset("Recommended, file names unread", text_only),
         }
