@@ -50,8 +50,9 @@ def _shown(at: AppTest) -> str:
 
 
 def _unmd(value: str) -> str:
-    """A Markdown string as a reader sees it: backslash escapes removed."""
-    return re.sub(r"\\(.)", r"\1", value)
+    """A Markdown string as a reader sees it: backslash escapes removed, the page's style sheet (never
+    shown) left out."""
+    return re.sub(r"\\(.)", r"\1", re.sub(r"<style>.*?</style>", "", value, flags=re.S))
 
 
 def _cards(at: AppTest) -> int:

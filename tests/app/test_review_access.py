@@ -33,7 +33,8 @@ def _page(**params: str) -> AppTest:
 
 
 def _unmd(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    """What a reader sees of markdown: escapes undone, the page's style sheet (never shown) left out."""
+    return re.sub(r"\\(.)", r"\1", re.sub(r"<style>.*?</style>", "", value, flags=re.S))
 
 
 # --------------------------------------------------------------------------- point 6
