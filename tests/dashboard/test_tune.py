@@ -203,16 +203,26 @@ def test_the_baseline_and_sac_cells_are_those_tune_always_made(setting):
         sac: common.with_(method="sac", summary=summary),
     }
     assert setting.variants(base) == before
-    presets = tune.method_presets(base, setting.provider, tune.DEFAULT_METHODS)
+    presets = tune.method_presets(base, setting.provider, tune.default_methods(base))
     assert setting.variants(base, presets) == before
 
 
-def test_every_method_with_presets_is_offered_at_its_default_preset(monkeypatch):
+def test_every_catalogue_entry_is_offered_recommended_among_them(monkeypatch):
+    """Issue 45: Tune's method list is Compare's catalogue (Recommended is a stage's preset, which the
+    list of methods with presets left out: "No results" when typing it)."""
     monkeypatch.delenv("SAC_RETRIEVERS", raising=False)
     offered = tune.tune_methods(BASE)
-    assert list(offered)[:2] == ["baseline", "sac"] and offered["sac"] == "SAC"
+    assert list(offered)[:3] == ["baseline", "sac-generic", "sac-expert"] and tune.default_methods(BASE) == [
+        "baseline",
+        "sac-generic",
+    ]
+    assert offered["recommended"].startswith("Recommended") and "doc-aware" in offered
+    assert "hybrid" not in offered  # the baseline at weight 0.5: the weight slider makes it
     assert "retriever" not in offered  # no operator retrievers listed: no presets, nothing to vary
-    presets = tune.method_presets(BASE, "file", ["sac", "baseline"])
-    assert [p.title for p in presets.values()] == ["SAC generic", "Baseline"]  # in the order chosen
+    presets = tune.method_presets(BASE, "file", ["sac-generic", "baseline", "recommended"])
+    assert [p.title for p in presets.values()] == ["SAC generic", "Baseline", offered["recommended"]]  # as chosen
     hybrid = tune.TuneSetting(400, "file", 300, 0.5).variants(BASE, presets)
     assert hybrid["SAC generic"].summary.chars == 300 and hybrid["Baseline"].semantic_weight == 0.5
+    recommended = hybrid[offered["recommended"]]
+    assert (recommended.chunk_size, recommended.semantic_weight) == (400, 0.5) and recommended.stages
+    assert tune.method_presets(BASE, "extractive", ["sac-expert"]) == {}  # no prompt: no expert entry
