@@ -14,10 +14,9 @@ from ..experiments.report import provenance_lines
 
 # Each query protocol in words: which queries of a dataset, over which documents (engine/data/protocols.py).
 PROTOCOL_WORDS: dict[str, str] = {
-    "lbr-mini": "LegalBench-RAG-mini, 194 queries per dataset chosen by their document (few documents); "
-    "the protocol the dashboard's pages open on",
-    "paper": "the SAC paper's protocol, 194 random queries per dataset (many more documents); "
-    "the README's headline table is on it",
+    "lbr-mini": "LegalBench-RAG-mini: 194 queries per dataset, chosen by their document, so few documents; "
+    "the protocol the dashboard opens on",
+    "paper": "the SAC paper's: 194 random queries per dataset, over many more documents",
     "full": "every query of each dataset",
     "corpus": "every query, and every document of the corpus folder",
 }
@@ -104,10 +103,11 @@ def protocol_note(data: SweepData) -> str:
     pages open on lbr-mini, the README's headline is on the paper protocol, and the numbers differ."""
     protocol = data.protocol or "?"
     words = PROTOCOL_WORDS.get(protocol, "a protocol this version does not describe")
-    line = f"These numbers are on protocol {protocol} ({words}): {data.describe()}."
-    if protocol != HEADLINE_PROTOCOL:
-        line += (
-            f" The README's headline table is on protocol {HEADLINE_PROTOCOL} ({PROTOCOL_WORDS[HEADLINE_PROTOCOL]}"
-            "); its sweeps are named …-paper."
-        )
-    return line
+    size = "" if data.queries is None else f", {data.queries:,} queries, {data.documents or 0:,} documents"
+    line = f"These numbers are on protocol {protocol} ({words}): datasets {', '.join(data.datasets) or '?'}{size}."
+    if protocol == HEADLINE_PROTOCOL:
+        return line + " The README's headline table is on this protocol too."
+    return line + (
+        f" The README's headline table is on protocol {HEADLINE_PROTOCOL} ({PROTOCOL_WORDS[HEADLINE_PROTOCOL]}): "
+        "other queries, other numbers (its sweeps are named …-paper)."
+    )

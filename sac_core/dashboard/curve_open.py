@@ -57,7 +57,7 @@ class OpenPlan:
                 f"builds {self.indexes} index{'es' if self.indexes != 1 else ''} first (for "
                 f"{', '.join(self.missing)}): about {self.texts:,} texts to embed, about "
                 f"{fmt_duration(self.seconds)} in all at about {EMBED_RATE:.0f} texts/s (fewer when the embedding "
-                f"cache holds some; `sac index --protocol {self.protocol}` prepares them ahead)"
+                f"cache holds some; the command sac index --protocol {self.protocol} prepares them ahead)"
             )
         return " and ".join(parts) if parts else "opens at once"
 

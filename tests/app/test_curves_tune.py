@@ -145,7 +145,7 @@ def test_curves_says_which_protocol_its_numbers_are_on(env):
     """Point 11: the README's headline is on the paper protocol, the pages open on another."""
     at = _app("app_pages/curves.py")
     (line,) = [_unmd(c.value) for c in at.caption if c.value.startswith("These numbers are on protocol")]
-    assert line.startswith("These numbers are on protocol full (every query of each dataset)")
+    assert line.startswith("These numbers are on protocol full (every query of each dataset): datasets demo_nda, ")
     assert "The README's headline table is on protocol paper" in line
 
 
@@ -189,8 +189,9 @@ def test_open_in_compare_asks_first_says_the_total_and_offers_the_smaller_protoc
 # --------------------------------------------------------------------------- Tune
 
 
-def test_tune_sliders_stop_only_where_a_setting_answers_at_once(env):
+def test_tune_sliders_stop_only_where_a_setting_answers_at_once(env, tmp_path, monkeypatch):
     """Point 10: the demo sweep has chunk 500 at weight 1 only: an arrow step cannot start a build."""
+    monkeypatch.setenv("SAC_CACHE_DIR", str(tmp_path / "cache"))  # the committed cells only, none built by other tests
     at = _app("app_pages/tune.py")
     assert at.select_slider(key="tune_chunk").options == ["500"]  # was 100, 150, …, 1500
     assert at.select_slider(key="tune_weight").options == ["1.0"]  # was 0, 0.05, …, 1 (0.95 never computed)
