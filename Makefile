@@ -1,4 +1,5 @@
 # `make app`: set up and run the dashboard.  `make test`: set up, lint, check the docs and run the tests (what .ci/run calls).
+# `make test-fast`: the unit tests only (pytest -m "not slow", a couple of minutes), for the edit-test loop.
 # `make docs`: regenerate the docs' generated parts from results/ (sac docs) and build the site into site/.
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -6,13 +7,15 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8501
 
-.PHONY: setup app test lint docs docs-check format screenshots evaluate
+.PHONY: setup app test test-fast lint docs docs-check format screenshots evaluate
 
-$(STAMP): requirements.txt pyproject.toml
+# torch first, alone: its CPU build (plain `torch` from PyPI would pull a multi-GB CUDA build); then the
+# package with its test, lint and docs tools (pyproject.toml owns every dependency and its pin).
+# --no-compile: Python compiles a module when it is first imported, not every file of every library now.
+$(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -r requirements.txt
-	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip install --quiet --no-compile torch==2.13.0
+	$(PY) -m pip install --quiet --no-compile -e ".[dev]"
 	$(PY) -W ignore -c "from sac_core.engine.metrics.ranking import ranx_scores as r; r({'q': {'a'}}, {'q': ['a']}, (1,))"  # compile ranx's numba kernels once (about a minute), not on a user's first import
 	touch $(STAMP)
 
@@ -32,8 +35,14 @@ format: setup
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
+# Two runs make the whole suite: the fast lane first, where a test doing a slow test's work (a model,
+# a process, a server, AppTest) fails (tests/conftest.py), then the slow (integration) tests.
 test: lint docs-check
-	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
+	$(PY) -m pytest -q -n 2 --dist loadfile -m slow --durations=25
+
+test-fast: setup
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
 
 # The README's and docs/'s generated tables, figures and pages against results/, and the site built offline
 # (strict: a broken link or a missing page fails) into a throw-away folder.

@@ -31,6 +31,7 @@ methods = st.multiselect(
 if len(methods) < compare.MIN_COLUMNS:
     st.warning(f"Pick at least {compare.MIN_COLUMNS} methods; showing the default columns meanwhile.")
     methods = list(compare.default_methods(base))
+st.session_state["cmp_columns"] = list(methods)  # Review offers them first (a widget's key dies with a page switch)
 ws, _pending = ui.workspace(s, compare.compare_columns(base, methods))
 if ws is None:  # nothing built yet: the build panel above shows the progress
     st.stop()

@@ -1,10 +1,12 @@
-"""Review: legal experts judge each method's top-k blind (columns A, B, C), stored in a database."""
+"""Review: legal experts judge each method's top-k blind (columns A, B, C), stored in a database.
+Who is who comes from a link of their own (or the deployment's login), never from a name typed in."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from app_pages import shared as ui
+from app_pages.shared import review_access_ui as access_ui
 from app_pages.shared import review_ui
 from sac_core.dashboard import review as rv
 from sac_core.dashboard import views
@@ -18,54 +20,39 @@ st.caption(
     "(written once per query from the column's chunks, offline) can be labelled too. Labels are saved at once in "
     "the server's review database."
 )
-# The name is kept for the browser session (a page switch drops a widget's value, not this key) and in
-# the URL (?reviewer=…, a bookmark resumes): a name, no secret.
-if "rv_name" not in st.session_state:
-    st.session_state["rv_name"] = st.session_state.get("rv_reviewer") or rv.reviewer_name(
-        st.query_params.get("reviewer")
-    )
-reviewer = rv.reviewer_name(st.text_input("Your name (stored with every label)", key="rv_name", max_chars=rv.MAX_NAME))
-st.session_state["rv_reviewer"] = reviewer
-if reviewer:
-    st.query_params["reviewer"] = reviewer
-else:
-    st.query_params.pop("reviewer", None)
-if not reviewer:
-    st.info("Enter your name to start or resume a review session.")
+grant = access_ui.who(db)
+login = rv.login_of(st.user.to_dict()) if rv.login_required() else None
+if st.session_state.pop("rv_created", None):  # a session just made: its owner's page opens
+    st.session_state["rv_mode"] = "Reviewers"
+if grant is None:
+    st.info(access_ui.NO_LINK)
+    review_ui.review_new_session(s, db, owner_login=login)
     st.stop()
-if opened := st.session_state.pop("rv_created", None):  # a session just created: open it for review
-    st.session_state["rv_mode"], st.session_state["rv_session"] = "Review", opened
-mode = st.segmented_control("Mode", ["Review", "New session", "Results"], key="rv_mode", default="Review",
-                            label_visibility="collapsed")  # fmt: skip
-sessions = db.sessions()
 
+session = next(x for x in db.sessions() if x.id == grant.session_id)
+modes = ["Reviewers", "Results", "New session"] if grant.owner else ["Review", "Results", "New session"]
+if st.session_state.get("rv_mode") not in modes:
+    st.session_state["rv_mode"] = modes[0]
+mode = st.segmented_control("Mode", modes, key="rv_mode", label_visibility="collapsed")
 if mode == "New session":
-    review_ui.review_new_session(s, db, reviewer)
+    review_ui.review_new_session(s, db, owner_login=login)
     st.stop()
-if not sessions:
-    st.info("No review session yet: make one under **New session**.")
+if grant.owner:
+    if mode == "Reviewers":
+        access_ui.owner_page(db, grant)
+    elif st.toggle("Show the team's results (they say which method each column was)", key="rv_team"):
+        review_ui.review_results(db, session, None)
     st.stop()
-choice = rv.session_choice(sessions, s.source.data_dir)
-if st.session_state.get("rv_session") not in choice.names:  # first visit, or a session of another folder
-    st.session_state.pop("rv_session", None)
-    if choice.index is not None:
-        st.session_state["rv_session"] = choice.names[choice.index]  # this folder's newest session
-name = st.selectbox(
-    "Session", choice.names, index=None, key="rv_session", placeholder="Choose a session",
-    format_func=lambda n: f"{n} (made on another data folder)" if n in choice.elsewhere else n,
-)  # fmt: skip
-if name is None:
-    st.info("No review session on this data folder yet: make one under **New session**, or choose one above.")
-    st.stop()
-session = next(x for x in sessions if x.name == name)
 
+reviewer = grant.name
+st.caption(access_ui.REVIEWER_PROMISE.format(name=views.md(reviewer)))
 if mode == "Results":
     review_ui.review_results(db, session, reviewer)
     st.stop()
-if name in choice.elsewhere:
+if session.folder is not None and session.folder != rv.folder_key(s.source.data_dir):
     st.warning(
-        f"“{views.md(name)}” was made on another data folder ({views.md(session.data)}). To review it, set that "
-        "folder as the **Data directory** in the sidebar; its **Results** can be read from here."
+        f"“{views.md(session.name)}” was made on another data folder ({views.md(session.data)}). To review it, set "
+        "that folder as the **Data directory** in the sidebar; your **Results** can be read from here."
     )
     st.stop()
 
@@ -74,6 +61,10 @@ key = f"rv_pos::{session.id}"
 if key not in st.session_state:  # resume where this reviewer stopped
     st.session_state[key] = progress.next_open if progress.next_open is not None else 0
 position = int(st.session_state[key])
+if progress.finished:
+    st.success(f"You have finished this session: all {progress.items} queries labelled, each with a preference. "
+               "Your results, in words with your notes beside them, are under **Results**.")  # fmt: skip
+    st.button("Read my results", key="rv_to_results", type="primary", on_click=review_ui.open_results)
 st.progress(progress.done / progress.items if progress.items else 0.0,
             text=f"{progress.done} of {progress.items} queries done · {progress.labels} labels · "
                  f"{progress.answer_labels} answer labels · {progress.preferences} preferences · "
@@ -93,4 +84,7 @@ if nav[2].button("Next open", key="rv_next_open", disabled=next_open is None,
 show_gold = nav[3].toggle("Show gold spans (recorded with your labels)", key="rv_gold")
 
 view = rv.item_view(db, session.id, position, reviewer)
-review_ui.review_item(s, db, reviewer, view, show_gold)
+review_ui.review_item(s, db, session.id, reviewer, view, show_gold)
+if st.button("Next open query ▶", key="rv_next_open_bottom", disabled=next_open is None):  # below the preference
+    st.session_state[key] = next_open
+    st.rerun()

@@ -1,10 +1,20 @@
-"""Shared fixtures: a demo benchmark the project generates itself, and the real data when present."""
+"""Shared fixtures: a demo benchmark the project generates itself, and the real data when present;
+and the fast lane (``pytest -m "not slow"``, ``make test-fast``): which tests are slow, and a guard
+that fails a fast-lane test doing a slow test's work."""
 
 from __future__ import annotations
 
+import glob
 import json
+import multiprocessing.process
 import os
 import random
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -166,6 +176,61 @@ def many_queries(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+# --------------------------------------------------------------------------- a real PostgreSQL server
+
+
+def _pg_free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _binary(name: str) -> str | None:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return found[-1] if found else shutil.which(name)
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"PostgreSQL must run under CI: {reason}", pytrace=False)
+    pytest.skip(f"PostgreSQL not available: {reason} (bash scripts/install_postgres.sh)")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
+    if not initdb or not pg_ctl:
+        _unavailable("initdb / pg_ctl not found")
+    root = Path(tempfile.mkdtemp(prefix="sac-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: its own system user runs it
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(root, "postgres")
+    password = secrets.token_urlsafe(16)
+    (root / "pw").write_text(password)
+    if as_user:
+        shutil.chown(root / "pw", "postgres")
+    data, port = root / "data", _pg_free_port()
+    try:
+        subprocess.run([*as_user, initdb, "-D", str(data), "-U", "sac", "--auth=scram-sha-256",
+                        f"--pwfile={root / 'pw'}", "--encoding=UTF8", "--locale=C"],
+                       check=True, capture_output=True, text=True)  # fmt: skip
+        (root / "pw").unlink()
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-l", str(root / "log"), "-w", "-t", "60",
+                        "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1", "start"],
+                       check=True, capture_output=True, text=True)  # fmt: skip
+    except (OSError, subprocess.CalledProcessError) as e:
+        log = (root / "log").read_text() if (root / "log").exists() else ""
+        detail = getattr(e, "stderr", "") or str(e)
+        shutil.rmtree(root, ignore_errors=True)
+        _unavailable(f"{detail.strip()[:500]} {log[-500:]}")
+    try:
+        yield f"postgresql+psycopg://sac:{password}@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "fast", "stop"], capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
 # --------------------------------------------------------------------------- a scripted OpenAI-compatible server
 
 
@@ -277,3 +342,130 @@ def chat_server() -> Iterator[Callable[[Callable[[dict], dict]], ChatServer]]:
     for server in servers:
         server.shutdown()
         server.server_close()
+
+
+# --------------------------------------------------------------------------- the fast lane
+
+# A test is slow (an integration test) when it needs one of these fixtures (directly or through
+# another fixture), or carries ``@pytest.mark.slow`` itself because it does such work in its body.
+SLOW_FIXTURES = {
+    "embed_cache": "the packaged embedding model encodes into it",
+    "slow_data": "made so that embedding it takes seconds",
+    "slower_data": "made so that building its indexes takes a good while",
+    "real_data": "the real LegalBench-RAG release",
+    "postgres_url": "a PostgreSQL server of its own",
+    "local_ray": "a Ray cluster",
+}
+SLOW_FOLDERS = ("app",)  # tests/app/: AppTest and Chromium end to end, every one
+HEAVY_MODULES = ("torch",)  # a real model: PyTorch is first imported by the work that needs it
+# A program a test starts is slow work when it is Python (a worker, a server, `sac`, pip) or one of these; quick
+# queries (git for provenance, uname for platform.processor(), …) are not.
+HEAVY_PROGRAMS = ("node", "chromium", "initdb", "pg_ctl", "postgres", "streamlit", "sac", "pip", "mkdocs", "raylet")
+WATCHED_CALLS = (  # (module, class, method, what a call means), watched once the module is loaded
+    ("streamlit.testing.v1.app_test", "AppTest", "run", "ran the app (AppTest)"),
+    ("sentence_transformers", "SentenceTransformer", "__init__", "loaded a model"),
+    ("sentence_transformers", "CrossEncoder", "__init__", "loaded a model"),
+)
+
+
+def slow_reason(item: pytest.Item) -> str | None:
+    """Why ``item`` belongs to the slow lane, or None for a unit test."""
+    if item.get_closest_marker("slow"):
+        return "marked slow"
+    for folder in SLOW_FOLDERS:
+        if Path(__file__).parent / folder in Path(item.path).parents:
+            return f"in tests/{folder}/"
+    names = set(getattr(item, "fixturenames", ()))
+    for name, why in SLOW_FIXTURES.items():
+        if name in names:
+            return f"uses {name} ({why})"
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if params.get("db_url") == "postgresql":
+        return "runs on PostgreSQL"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if slow_reason(item) and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)
+
+
+def _program(args: object) -> str:
+    """The file name of the program a ``Popen`` starts (``args``: a string or a sequence)."""
+    first = args if isinstance(args, str | bytes | os.PathLike) else next(iter(args), "")  # type: ignore[call-overload]
+    return os.path.basename((os.fsdecode(first).split() or [""])[0])
+
+
+def _watched(call: Callable, meaning: str, seen: list[str]) -> Callable:
+    def watched(*args: object, **kw: object) -> object:
+        seen.append(meaning)
+        return call(*args, **kw)
+
+    watched.watched = True  # type: ignore[attr-defined]
+    return watched
+
+
+class SlowWork:
+    """What tests start that only a slow test may: a program, a worker process, an AppTest run, a
+    model, or the first import of PyTorch. Installed only in a fast-lane run (see :func:`fast_lane`)."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.reported = {m for m in HEAVY_MODULES if m in sys.modules}
+
+    def install(self) -> None:
+        popen, seen = subprocess.Popen.__init__, self.seen
+
+        def watched_popen(proc: subprocess.Popen, args: object, *rest: object, **kw: object) -> None:
+            program = _program(args)
+            if program.startswith("python") or program in HEAVY_PROGRAMS:
+                seen.append(f"started the program {program}")
+            popen(proc, args, *rest, **kw)  # type: ignore[arg-type]
+
+        subprocess.Popen.__init__ = watched_popen  # type: ignore[assignment,method-assign]
+        start = multiprocessing.process.BaseProcess.start
+        multiprocessing.process.BaseProcess.start = _watched(start, "started a worker process", seen)  # type: ignore[method-assign]
+
+    def watch_calls(self) -> None:
+        """Wrap each of ``WATCHED_CALLS`` whose module is loaded by now (the app tests import AppTest
+        at collection; a model's library is imported by the first test that loads one)."""
+        for module, cls_name, method, meaning in WATCHED_CALLS:
+            cls = getattr(sys.modules.get(module), cls_name, None)
+            if cls is not None and not getattr(getattr(cls, method), "watched", False):
+                setattr(cls, method, _watched(getattr(cls, method), meaning, self.seen))
+
+    def take(self) -> list[str]:
+        """What was done since the last call (PyTorch is named once: at its first import)."""
+        imported = [m for m in HEAVY_MODULES if m in sys.modules and m not in self.reported]
+        self.reported.update(imported)
+        done = sorted(set(self.seen)) + [f"imported {m}" for m in imported]
+        self.seen.clear()
+        return done
+
+
+SLOW_WORK = pytest.StashKey[SlowWork]()
+
+
+def runs_fast_lane(config: pytest.Config) -> bool:
+    """True when this run leaves the slow tests out (``-m "not slow"``, as ``make test-fast`` does)."""
+    return " ".join(str(config.option.markexpr).split()) == "not slow"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if runs_fast_lane(session.config):
+        watcher = session.config.stash[SLOW_WORK] = SlowWork()
+        watcher.install()
+
+
+@pytest.fixture(autouse=True)
+def fast_lane(request: pytest.FixtureRequest) -> Iterator[None]:
+    """In a fast-lane run, a test that (with its fixtures) did a slow test's work fails at teardown,
+    saying what it did: mark it ``@pytest.mark.slow`` or have it use a fixture of ``SLOW_FIXTURES``."""
+    watcher = request.config.stash.get(SLOW_WORK, None)
+    if watcher is not None:
+        watcher.watch_calls()
+    yield
+    done = watcher.take() if watcher is not None else []
+    if done:
+        pytest.fail(f"a fast-lane test that {', '.join(done)}: mark it @pytest.mark.slow", pytrace=False)

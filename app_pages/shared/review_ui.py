@@ -6,10 +6,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from sac_core.dashboard import answers, compare, curves, state, views, wording
+from sac_core.dashboard import answers, compare, curves, errors, state, views, wording
 from sac_core.dashboard import registry as shared
 from sac_core.dashboard import review as rv
 
+from . import review_access_ui as access_ui
 from .resources import LOAD_ERRORS, benchmark, page_embedder, registry, workspace
 
 SHORTCUTS = "12345"  # keys of the label buttons, in the order of rv.LABELS
@@ -24,24 +25,23 @@ def review_db(s: state.Settings) -> rv.ReviewDB:
     try:
         return registry().get(shared.resource_key("review-db", url), lambda: rv.ReviewDB(url))
     except rv.ReviewError as e:
-        st.error(views.md(e))
+        errors.log.warning("Review: %s", e)  # the whole story (password hidden) for the operator
+        st.error(views.md(e.public))  # the database by its kind only
         st.stop()
 
 
-def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> None:
-    """A named sample of queries, 2–5 of the built indexes and k: retrieved now, stored for review."""
+def review_new_session(s: state.Settings, db: rv.ReviewDB, owner: str = "", owner_login: str | None = None) -> None:
+    """A named sample of queries, 2–5 of the built indexes and k: retrieved now, stored for review,
+    with a link for its owner and one per reviewer (then the owner's page opens)."""
     bench = benchmark(s)
-    # The columns chosen on Compare (an imported run, a listed retriever …), else the default ones.
-    ws, pending = workspace(s, compare.compare_columns(s.base_config(), st.session_state.get("cmp_methods")))
-    if ws is None:
-        st.stop()
-    if pending:  # offered once built: a session made now would silently lack them
-        names = ", ".join(views.md(c.name) for c in pending)
-        st.warning(f"Still being built: {names}. A session made now reviews only the methods offered below; wait "
-                   "for the build above to finish to include them.")  # fmt: skip
+    ws = _methods(s, bench)
     name = st.text_input("Session name", key="rv_new_name", max_chars=200).strip()
-    methods = st.multiselect("Methods under review (2 to 5 of the built indexes)", [c.name for c in ws.columns],
-                             default=[c.name for c in ws.columns], key="rv_new_methods")  # fmt: skip
+    row = st.columns(2)
+    owner = rv.reviewer_name(row[0].text_input("Your name (the session's owner)", value=owner, key="rv_new_owner",
+                                               max_chars=rv.MAX_NAME))  # fmt: skip
+    reviewers = [rv.reviewer_name(n) for n in row[1].text_area(
+        "Reviewers, one name per line (each gets a link; more can be added later)", key="rv_new_reviewers",
+        height=NOTE_HEIGHT).splitlines()]  # fmt: skip
     k = st.slider("k (chunks per method and query)", 1, 10, 5, key="rv_new_k")
     how = st.radio("Queries", ["a random sample", "queries that flipped between two sweep cells"], key="rv_new_how",
                    horizontal=True)  # fmt: skip
@@ -75,42 +75,81 @@ def review_new_session(s: state.Settings, db: rv.ReviewDB, reviewer: str) -> Non
         sample = {"how": "flipped", "sweep": folder.name, "a": labels[cell_a], "b": labels[cell_b],
                   "metric": metric, "k": at_k, "size": size, "seed": seed}  # fmt: skip
     st.caption(f"{len(queries)} queries in this sample.")
-    if st.button("Create the session", type="primary", key="rv_create", disabled=not name or len(queries) == 0):
-        chosen = [c for c in ws.columns if c.name in methods]
+    if st.button("Create the session", type="primary", key="rv_create", disabled=not (name and owner and queries)):
         data = f"{s.source.data_dir.name} · {s.protocol} · {', '.join(s.datasets)}"
-        try:
-            with st.spinner("Retrieving every query through every method …"):
-                plan = rv.SessionPlan(name, reviewer, data, chosen, queries, k, seed, sample, s.source.data_dir)
-                rv.create_session(db, ws, plan)
-        except (rv.SessionError, *LOAD_ERRORS) as e:
-            st.error(views.md(e))
-            st.stop()
-        st.session_state["rv_created"] = name  # applied before the widgets of the next run (see the page)
-        st.rerun()
+        plan = rv.SessionPlan(name, owner, data, list(ws.columns), queries, k, seed, sample, s.source.data_dir)
+        _create(db, ws, plan, reviewers, owner_login)
 
 
-def _label_keys(chunk_id: int, letters: list[str]) -> list[str]:
-    return [f"rv_label::{chunk_id}::{letter}" for letter in letters]
+def _methods(s: state.Settings, bench: compare.Benchmark) -> compare.Workspace:
+    """The methods to review, any Compare column (Recommended included; Compare's own columns
+    offered first), opened or built (then the session can only hold those built)."""
+    base = s.base_config()
+    choices = compare.method_choices(base, bench)
+    shown = st.session_state.get("cmp_columns") or compare.default_methods(base)  # Compare's columns first
+    chosen = [k for k in shown if k in choices]
+    keys = st.multiselect("Methods under review: 2 to 5 of any Compare column (one not built yet is built first)",
+                          list(choices), default=chosen, format_func=choices.get, max_selections=len(rv.LETTERS),
+                          key="rv_new_methods")  # fmt: skip
+    if len(keys) < 2:
+        st.info("Choose 2 to 5 methods to review.")
+        st.stop()
+    ws, pending = workspace(s, compare.compare_columns(base, keys))
+    if ws is None:
+        st.stop()
+    if pending:  # offered once built: a session made now would silently lack them
+        names = ", ".join(views.md(c.name) for c in pending)
+        st.warning(f"Still being built: {names}. A session made now reviews only the methods built; wait "
+                   "for the build above to finish to include them.")  # fmt: skip
+    return ws
 
 
-def _note_keys(chunk_id: int, letters: list[str]) -> list[str]:
-    return [f"rv_note::{chunk_id}::{letter}" for letter in letters]
+def _create(db: rv.ReviewDB, ws: compare.Workspace, plan: rv.SessionPlan, reviewers: list[str],
+            owner_login: str | None) -> None:  # fmt: skip
+    """Make the session and its links, then open its owner's page (the links shown there once)."""
+    try:
+        with st.spinner("Retrieving every query through every method …"):
+            _, token, links = rv.create_with_links(db, ws, plan, reviewers, owner_login=owner_login)
+    except (rv.SessionError, *LOAD_ERRORS) as e:
+        st.error(views.md(e))
+        st.stop()
+    access_ui.remember({f"{plan.reviewer} (owner of “{plan.name}”)": token,
+                        **{f"{n} (reviewer)": t for n, t in links.items()}})  # fmt: skip
+    access_ui.open_as_owner(token)
+    st.session_state["rv_created"] = True  # the owner's page opens at its start (see the page)
+    st.rerun()
 
 
-def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool, key: str, letters: list[str]) -> None:
-    """A label given in one column: stored (None when taken back), shown in every column of the chunk."""
+def _seed(key: str, value: object) -> object:
+    """Put the stored ``value`` into widget ``key`` before it is drawn, at every page run: the browser
+    is then sent it (a widget drawn again after a run without it, e.g. after a switch of the Mode or
+    Skip and Back, would otherwise show its default while the server kept the old value, and the next
+    click sent that default for every such widget: issue 41). What was seeded is given to the
+    widget's callback as ``shown``."""
+    st.session_state[key] = value
+    return value
+
+
+def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool, key: str, shown: object) -> None:
+    """A label given in one column: stored when it differs from the one shown (one row: the note
+    stays as it is); every column of the chunk shows it from the next run on."""
     label = st.session_state.get(key)
-    rv.set_label(db, chunk_id, reviewer, label, gold_shown=gold_shown)  # the note stays as it is
-    for other in _label_keys(chunk_id, letters):
-        st.session_state[other] = label
+    if label != shown:  # never a value the browser kept from an older run
+        rv.set_label(db, chunk_id, reviewer, label, gold_shown=gold_shown)
 
 
-def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str, letters: list[str]) -> None:
-    """A note edited in one column: stored at once, labelled or not, shown in every column of the chunk."""
+def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str, shown: object) -> None:
+    """A note edited in one column: stored when it differs from the one shown, labelled or not."""
     note = st.session_state.get(key) or ""
-    rv.set_note(db, chunk_id, reviewer, note)
-    for other in _note_keys(chunk_id, letters):
-        st.session_state[other] = note
+    if note != (shown or ""):
+        rv.set_note(db, chunk_id, reviewer, note)
+
+
+def _press(db: rv.ReviewDB, session_id: int, position: int, reviewer: str, label: str, gold_shown: bool) -> None:
+    """A label key pressed: the first chunk not labelled yet, as stored now, gets ``label``. A
+    callback: it runs when the press arrives, before the page runs again, so no press is lost to a
+    run that another press interrupted."""
+    rv.label_next(db, session_id, position, reviewer, label, gold_shown=gold_shown)
 
 
 def _column_answers(
@@ -127,12 +166,18 @@ def _column_answers(
         return {}
 
 
-def _save_answer_label(db: rv.ReviewDB, answer_id: int, reviewer: str, gold_shown: bool, key: str) -> None:
-    rv.set_answer_label(db, answer_id, reviewer, st.session_state.get(key), gold_shown=gold_shown)  # keeps the note
+def _save_answer_label(
+    db: rv.ReviewDB, answer_id: int, reviewer: str, gold_shown: bool, key: str, shown: object
+) -> None:
+    label = st.session_state.get(key)
+    if label != shown:
+        rv.set_answer_label(db, answer_id, reviewer, label, gold_shown=gold_shown)  # keeps the note
 
 
-def _save_answer_note(db: rv.ReviewDB, answer_id: int, reviewer: str, key: str) -> None:
-    rv.set_answer_note(db, answer_id, reviewer, st.session_state.get(key) or "")
+def _save_answer_note(db: rv.ReviewDB, answer_id: int, reviewer: str, key: str, shown: object) -> None:
+    note = st.session_state.get(key) or ""
+    if note != (shown or ""):
+        rv.set_answer_note(db, answer_id, reviewer, note)
 
 
 def _answer_box(
@@ -141,33 +186,29 @@ def _answer_box(
 ) -> None:  # fmt: skip
     """A column's answer above its chunks, with its label (none yet, or this reviewer's) and note."""
     letter, answer_id = column.letter, column.answer_id
-    st.markdown(rv.answer_box_html(column, view.gold, show_gold=show_gold), unsafe_allow_html=True)
+    st.markdown(rv.answer_box_html(column, view.gold, show_gold=show_gold, blind=view.methods is None),
+                unsafe_allow_html=True)  # fmt: skip
     label_key, note_key = f"rv_alabel::{answer_id}", f"rv_anote::{answer_id}"
-    if label_key not in st.session_state:
-        st.session_state[label_key] = mine[0]
     st.segmented_control(
         f"Answer label of {letter}", rv.ANSWER_LABELS, key=label_key, format_func=rv.ANSWER_LABEL_NAMES.get,
         label_visibility="collapsed", wrap=True,
-        on_change=_save_answer_label, args=(db, answer_id, reviewer, show_gold, label_key),
+        on_change=_save_answer_label, args=(db, answer_id, reviewer, show_gold, label_key, _seed(label_key, mine[0])),
     )  # fmt: skip
-    if note_key not in st.session_state:
-        st.session_state[note_key] = mine[1]
     st.text_area(f"Note on the answer of {letter}", key=note_key, placeholder="note on the answer (optional)",
                  label_visibility="collapsed", height=NOTE_HEIGHT, max_chars=NOTE_CHARS,
-                 on_change=_save_answer_note, args=(db, answer_id, reviewer, note_key))  # fmt: skip
+                 on_change=_save_answer_note, args=(db, answer_id, reviewer, note_key, _seed(note_key, mine[1])))  # fmt: skip
 
 
-def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
+def review_item(
+    s: state.Settings, db: rv.ReviewDB, session_id: int, reviewer: str, view: rv.ItemView, show_gold: bool
+) -> None:
     """One query: the blind columns with a label per chunk, the preference, and keyboard labelling.
 
     A chunk several methods retrieved is shown, labellable, in each of their columns (one label and
-    one note stored, mirrored in every copy): nothing says which columns share it."""
+    one note stored, shown in every copy): nothing says which columns share it. Every widget shows
+    what is stored (:func:`_seed`) and writes its own row only when the reviewer changes it."""
     st.markdown(views.query_html(view.query_id, view.query_text), unsafe_allow_html=True)
-    letters_of: dict[int, list[str]] = {}
-    for letter, column in view.columns:
-        for c in column:
-            letters_of.setdefault(c.chunk_id, []).append(letter)
-    _label_keys_row(db, reviewer, view, letters_of, show_gold)
+    _label_keys_row(db, session_id, reviewer, view, show_gold)
     try:
         texts = {c.chunk_id: rv.document_text(s.source.data_dir, c.file_path)[c.start : c.end]
                  for _, column in view.columns for c in column}  # fmt: skip
@@ -186,58 +227,48 @@ def review_item(s: state.Settings, db: rv.ReviewDB, reviewer: str, view: rv.Item
             for c in column:
                 current = view.unlabelled is not None and c.chunk_id == view.unlabelled.chunk_id and not outlined
                 outlined = outlined or current
-                _chunk(db, reviewer, view, letter, c, texts[c.chunk_id], letters_of[c.chunk_id], show_gold,
-                       outlined=current)  # fmt: skip
+                _chunk(db, reviewer, view, letter, c, texts[c.chunk_id], show_gold, outlined=current)
     _preference(db, reviewer, view, show_gold)
 
 
-def _label_keys_row(
-    db: rv.ReviewDB, reviewer: str, view: rv.ItemView, letters_of: dict[int, list[str]], show_gold: bool
-) -> None:
+def _label_keys_row(db: rv.ReviewDB, session_id: int, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
     """The label buttons with their keys 1–5, which label the outlined chunk (the first not labelled yet)."""
     target = view.unlabelled
     keys = st.container(horizontal=True, gap="small")  # as wide as their names, wrapping: never cut off
     for n, (label, shortcut) in enumerate(zip(rv.LABELS, SHORTCUTS)):
-        if keys.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
-                       disabled=target is None, width="content") and target is not None:  # fmt: skip
-            rv.set_label(db, target.chunk_id, reviewer, label, gold_shown=show_gold)  # keeps the typed note
-            for key in _label_keys(target.chunk_id, letters_of[target.chunk_id]):
-                st.session_state[key] = label
-            st.rerun()
+        keys.button(f"{shortcut} · {rv.LABEL_NAMES[label]}", key=f"rv_key::{n}", shortcut=shortcut,
+                    disabled=target is None, width="content", on_click=_press,
+                    args=(db, session_id, view.position, reviewer, label, show_gold))  # fmt: skip
     st.caption(
         "Keys 1–5 label the outlined chunk (the first one not labelled yet); N skips to the next query, B goes back."
         if target is not None
         else "Every chunk of this query is labelled; click a label to change it."
     )
-    if (card := rv.outlined_card(view)) is not None:  # below the fold after a key press: one click away
-        letter, rank = card
+    link = ""  # drawn even when empty: an element that comes and goes would shift (and redraw, emptied)
+    if (card := rv.outlined_card(view)) is not None:  # every widget below it, a note being typed included
+        letter, rank = card  # below the fold after a key press: one click away
         link = views.jump_link(rv.card_anchor(letter, rank), f"↓ Go to the outlined chunk ({letter}#{rank})")
-        st.markdown(link, unsafe_allow_html=True)
+    st.markdown(link, unsafe_allow_html=True)
 
 
 def _chunk(
-    db: rv.ReviewDB, reviewer: str, view: rv.ItemView, letter: str, c: rv.ChunkView, text: str, letters: list[str],
-    show_gold: bool, *, outlined: bool,
+    db: rv.ReviewDB, reviewer: str, view: rv.ItemView, letter: str, c: rv.ChunkView, text: str, show_gold: bool, *,
+    outlined: bool,
 ) -> None:  # fmt: skip
-    """One chunk of column ``letter``: its card, its label and its note (both mirrored in ``letters``)."""
+    """One chunk of column ``letter``: its card, its label and its note (stored once per chunk)."""
     label = view.label(c.chunk_id)
     card = views.review_card(f"{letter}#{c.rank}", c.file_path, text, c.start, view.gold_spans, show_gold, outlined,
                              label, anchor_id=rv.card_anchor(letter, c.rank))  # fmt: skip
     st.markdown(card, unsafe_allow_html=True)
-    label_key = f"rv_label::{c.chunk_id}::{letter}"
-    if label_key not in st.session_state:
-        st.session_state[label_key] = label
+    label_key, note_key = f"rv_label::{c.chunk_id}::{letter}", f"rv_note::{c.chunk_id}::{letter}"
     st.segmented_control(
         f"Label of {letter}#{c.rank}", rv.LABELS, key=label_key, format_func=rv.SHORT_LABEL_NAMES.get,
         label_visibility="collapsed", help=LABEL_HELP, wrap=True,
-        on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold, label_key, letters),
+        on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold, label_key, _seed(label_key, label)),
     )  # fmt: skip
-    note_key = f"rv_note::{c.chunk_id}::{letter}"
-    if note_key not in st.session_state:
-        st.session_state[note_key] = view.note(c.chunk_id)
     st.text_area(f"Note on {letter}#{c.rank}", key=note_key, placeholder="note (optional)",
                  label_visibility="collapsed", height=NOTE_HEIGHT, max_chars=NOTE_CHARS,
-                 on_change=_save_note, args=(db, c.chunk_id, reviewer, note_key, letters))  # fmt: skip
+                 on_change=_save_note, args=(db, c.chunk_id, reviewer, note_key, _seed(note_key, view.note(c.chunk_id))))  # fmt: skip
 
 
 def _preference(db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
@@ -245,8 +276,9 @@ def _preference(db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bo
     st.subheader("Which column answers the query best?")
     letters = [letter for letter, _ in view.columns]
     pref_key = f"rv_pref::{view.item_id}"
-    if pref_key not in st.session_state and view.preference is not None:
-        st.session_state[pref_key] = view.preference
+    # the stored preference, else the choice not saved yet: sent to the browser at every run, so the
+    # button never saves a choice the browser no longer shows
+    _seed(pref_key, view.preference if view.preference is not None else st.session_state.get(pref_key))
     choice = st.segmented_control("Preference", [*letters, rv.TIE], key=pref_key, label_visibility="collapsed")
     if st.button("Save the preference", key=f"rv_save_pref::{view.item_id}", disabled=choice is None):
         method = rv.TIE if choice == rv.TIE else rv.method_of(db, view.item_id, str(choice))
@@ -257,36 +289,50 @@ def _preference(db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bo
         st.success(f"Your preference: {view.preference}. The columns were: {shown}.")
 
 
-def review_results(db: rv.ReviewDB, session: object, reviewer: str) -> None:
-    """The session's results: by method, preferences, agreement, and the exports; by method only to a
-    reviewer who has finished the session (rv.Progress.finished), else the reviewers' agreement alone."""
+def open_results() -> None:
+    """A callback: the Results mode (set before the mode's widget is drawn again)."""
+    st.session_state["rv_mode"] = "Results"
+
+
+def review_results(db: rv.ReviewDB, session: object, reviewer: str | None) -> None:
+    """Results by method, preferences and the exports: of ``reviewer``'s own judgements, once they
+    have finished the session (rv.Progress.finished; before, they would say which blind column is
+    which method), else the reviewers' agreement alone; ``reviewer`` None (the owner): the team's."""
     labels = rv.label_table(db, session.id)  # type: ignore[attr-defined]
-    progress = rv.progress(db, session.id, reviewer)  # type: ignore[attr-defined]
-    if not progress.finished:
-        st.info(
-            f"Results by method, preferences and the exports are hidden until you have finished this session "
-            f"({progress.done} of {progress.items} queries done): while the columns are blind to you they would "
-            "tell which column is which method (label a chunk only one column shows, and watch which method's "
-            "count rises). The server's operator can print them with `sac review report`."
-        )
-        _agreement(labels)
-        return
     prefs = rv.preference_table(db, session.id)  # type: ignore[attr-defined]
+    if reviewer is not None:
+        progress = rv.progress(db, session.id, reviewer)  # type: ignore[attr-defined]
+        if not progress.finished:
+            st.info(
+                f"Results by method, preferences and the exports are hidden until you have finished this session "
+                f"({progress.done} of {progress.items} queries done): while the columns are blind to you they "
+                "would tell which column is which method (label a chunk only one column shows, and watch which "
+                "method's count rises)."
+            )
+            _agreement(labels)
+            return
+        st.caption("Your own judgements: other reviewers' are read by the session's owner.")
+        labels, prefs = labels[labels["reviewer"] == reviewer], prefs[prefs["reviewer"] == reviewer]
     methods = [m["name"] for m in session.methods]  # type: ignore[attr-defined]
-    st.subheader("By method")
-    st.dataframe(rv.by_method_shown(rv.by_method(labels, methods)), hide_index=True, width="stretch")
-    st.caption("Judged relevant: share of the method's labelled chunks judged relevant or partly relevant (can't "
-               "tell left out). Gold precision: share of the same chunks' characters inside gold spans. Relevant "
-               "but not gold: chunks judged relevant or partly relevant that no gold span touches.")  # fmt: skip
-    _answer_results(db, session.id, methods)  # type: ignore[attr-defined]
-    st.subheader("Preferences")
-    st.dataframe(rv.win_rates_shown(rv.win_rates(prefs, methods)), hide_index=True, width="stretch")
-    st.caption("How often each method's column was preferred, ± half the 95 % Wilson interval.")
-    _agreement(labels)
+    team = rv.answer_label_table(db, session.id)  # type: ignore[attr-defined]
+    answered = team if reviewer is None else team[team["reviewer"] == reviewer]
+    _in_words(methods, labels, answered, prefs, you=reviewer is not None)
+    with st.expander("The numbers behind these sentences"):
+        st.subheader("Chunks by method")
+        st.dataframe(rv.by_method_shown(rv.by_method(labels, methods)), hide_index=True, width="stretch")
+        st.caption("Judged relevant: share of the method's labelled chunks judged relevant or partly relevant "
+                   "(can't tell left out). Gold precision: share of the same chunks' characters inside the "
+                   "benchmark's answer passages (gold). Relevant but not gold: chunks judged relevant or partly "
+                   "relevant that no gold passage touches.")  # fmt: skip
+        _answer_results(answered, team, methods)
+        st.subheader("Preferences")
+        st.dataframe(rv.win_rates_shown(rv.win_rates(prefs, methods)), hide_index=True, width="stretch")
+        st.caption("How often each method's column was preferred, with its 95 % Wilson interval.")
+    _agreement(rv.label_table(db, session.id))  # type: ignore[attr-defined]
     name = session.name  # type: ignore[attr-defined]
     row = st.columns(2)
     for fmt, cell in zip(("csv", "jsonl"), row):
-        content, count = rv.export_bytes(db, name, fmt)
+        content, count = rv.export_bytes(db, name, fmt, reviewer)
         cell.download_button(f"Export {count} rows ({fmt.upper()})", content, file_name=f"review-{name}.{fmt}",
                              key=f"rv_export::{fmt}")  # fmt: skip
 
@@ -300,12 +346,27 @@ def _agreement(labels: pd.DataFrame) -> None:
              "chunks yet.")  # fmt: skip
 
 
-def _answer_results(db: rv.ReviewDB, session_id: int, methods: list[str]) -> None:
-    """Each method's answers as the reviewers labelled them, and their agreement."""
-    table = rv.answer_label_table(db, session_id)
+def _in_words(methods: list[str], labels: pd.DataFrame, answered: pd.DataFrame, prefs: pd.DataFrame, *,
+              you: bool) -> None:  # fmt: skip
+    """The results as a lawyer reads them: a paragraph per method, then every note beside where it was written."""
+    st.subheader("What " + ("you" if you else "the reviewers") + " found, method by method")
+    for method in methods:
+        st.markdown(views.md(rv.method_paragraph(method, labels, answered, prefs, methods, you=you)))
+    if said := rv.ties(prefs):
+        st.markdown(views.md(said))
+    st.subheader("Your notes" if you else "The reviewers' notes")
+    found = rv.notes(labels, answered)
+    if found:
+        st.table(rv.notes_table(found, team=not you))
+    else:
+        st.caption("No note was written.")
+
+
+def _answer_results(table: pd.DataFrame, team: pd.DataFrame, methods: list[str]) -> None:
+    """Each method's answers as labelled (``table``), and the team's agreement (``team``)."""
     st.subheader("Answers by method")
     st.dataframe(rv.answers_by_method_shown(rv.answers_by_method(table, methods)), hide_index=True, width="stretch")
-    agree = rv.answer_agreement(table)
+    agree = rv.answer_agreement(team)
     kappa = float(agree["kappa"])
     said = "undefined: one label throughout" if kappa != kappa else f"{kappa:.2f}"
     st.caption(

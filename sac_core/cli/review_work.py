@@ -3,6 +3,7 @@ the review database (SQLAlchemy) and pandas, seconds to import."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -36,6 +37,14 @@ def _run(params: dict[str, Any]) -> int:
             f"imported {counts['labels']} labels, {counts['answer_labels']} answer labels and "
             f"{counts['preferences']} preferences (upserted: no duplicates)"
         )
+    elif action == "link":
+        session = rv.session_by_name(db, params["session"])
+        name = rv.reviewer_name(params["reviewer"]) if params["reviewer"] else session.created_by
+        token = rv.issue(db, session.id, rv.REVIEWER if params["reviewer"] else rv.OWNER, name)
+        base = params["base_url"] or os.environ.get("SAC_PUBLIC_URL") or "http://localhost:8501"
+        who = f"reviewer {name}" if params["reviewer"] else "the owner"
+        say(f"a new link of {who} of {session.name}; the old one stops working. Send it to that person only:")
+        print(rv.link(base, token))
     elif action == "export":
         count = rv.export(db, params["session"], params["out"])
         print(f"{count} rows → {params['out']}")

@@ -25,7 +25,7 @@ from ..experiments import (
 )
 from ..experiments.catalogue import preset_config
 from ..experiments.evaluate import summaries_read
-from ..experiments.executors import prefill
+from ..experiments.executors import embed_ahead
 from ..experiments.index_store import embed_queries
 from ..experiments.methods import with_bank
 from ..experiments.sentence_store import open_sentences
@@ -147,7 +147,9 @@ def index_command(**params: Any) -> int:
         if check.state == "stale":
             say(f"{name} ({config.variant}): the saved index is stale ({check.reason}); rebuilding")
         executor = executor_of(params)
-        ray_done = prefill(config, ctx, executor) if executor.kind != "local" else None
+        ray_done = (
+            embed_ahead([(config, ctx)], executor, progress=False, desc=name) if executor.kind != "local" else None
+        )
         encoded = embedders.encoded
         retriever = indexer.build(config, ctx)
         seconds = time.perf_counter() - t0

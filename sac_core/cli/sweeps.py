@@ -11,7 +11,7 @@ import click
 
 from ..engine.data import load_benchmark, read_queries, read_table, resolve_data_dir, write_csv
 from ..experiments import load_sweep, run_sweep
-from ..experiments.cells import MANIFEST, PER_QUERY, RESULTS, RUNS, SIGNIFICANCE, read_per_query
+from ..experiments.cells import MANIFEST, PER_QUERY, RESULTS, RUNS, SIGNIFICANCE, SweepFolder, read_per_query
 from ..experiments.report import (
     at_k,
     backend_changes,
@@ -27,7 +27,7 @@ from ..experiments.report import (
     without_queries,
 )
 from .interop import write_html_report
-from .options import CACHE, DATA_DIR, FILE, QUIET, cache_dir_of, data_dir_of, say
+from .options import CACHE, DATA_DIR, EXECUTION, FILE, QUIET, cache_dir_of, data_dir_of, executor_of, say
 from .params import OUT_FILE, OUT_FOLDER
 
 
@@ -40,6 +40,7 @@ from .params import OUT_FILE, OUT_FOLDER
 @click.option(
     "--cached-only", is_flag=True, help="write only the cells already computed; list the others (stale or new)"
 )
+@EXECUTION
 def sweep_command(**params: Any) -> int:
     """Run a grid of configurations from a TOML file, every cell cached."""
     sweep = load_sweep(params["config"])
@@ -47,6 +48,12 @@ def sweep_command(**params: Any) -> int:
     out_dir = params["out"] or Path("results") / sweep.name
     start = time.perf_counter()
     say(f"sweep {sweep.name}: {len(sweep.cells)} cells → {out_dir}")
+    stale = SweepFolder(out_dir).unreadable()
+    if stale:
+        first = next(iter(stale.values()))
+        say(
+            f"{len(stale)} published cells of {out_dir} name settings that no longer exist ({first}): stale, not reused"
+        )
     cached_only = params["cached_only"]
     missing: list[str] = []
     table = run_sweep(
@@ -57,6 +64,7 @@ def sweep_command(**params: Any) -> int:
         progress=not params["quiet"],
         cached_only=cached_only,
         on_missing=lambda config, why: missing.append(f"  {config.variant} (chunk {config.chunk_size}): {why}"),
+        executor=executor_of(params),
     )
     if cached_only:
         say(f"{table['cell'].nunique()} of {len(sweep.cells)} cells were cached and are written")

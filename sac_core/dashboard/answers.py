@@ -144,10 +144,11 @@ def sources_html(found: Sources) -> str:
     return "".join(f'<div class="sac-answer-problem sources">{esc(line)}</div>' for line in lines)
 
 
-def answer_html(answer: Answer, column: str, named: Sequence[str] = ()) -> str:
+def answer_html(answer: Answer, column: str, named: Sequence[str] = (), *, verdicts: bool = True) -> str:
     """The answer box: a badge (cites another document / only gold documents), the text with each
     citation a link to its chunk marked ✓ or ✗ and naming its document, a warning when it quotes
-    several documents or others than the ``named`` ones, and what is wrong with it when something is."""
+    several documents or others than the ``named`` ones, and what is wrong with it when something is.
+    ``verdicts`` False (a blind review): the text and its citations only, no badge, warning or flag."""
     marks = {c.label: c.gold_document for c in answer.citations}
     files = {c.label: c.file_path for c in answer.citations}
     parts = []
@@ -160,6 +161,9 @@ def answer_html(answer: Answer, column: str, named: Sequence[str] = ()) -> str:
     head = (
         f'<div class="sac-head">{_badge(answer)}<b>Answer</b> <span class="muted">{esc(_source(answer))}</span></div>'
     )
+    if not verdicts:
+        head = f'<div class="sac-head"><b>Answer</b> <span class="muted">{esc(_source(answer))}</span></div>'
+        return f'<div class="sac-answer">{head}<div class="sac-answer-text">{"".join(parts)}</div></div>'
     problem = ""
     if answer.problem:
         problem = (

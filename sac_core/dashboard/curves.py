@@ -1,10 +1,9 @@
 """The Curves page's engine: read sweep results, filter them, order and average them, find the
 queries two configurations disagree on; the figures and tables drawn from them are :mod:`.curve_views`.
 
-A sweep folder (written by :func:`sac_core.experiments.sweep.run_sweep`) holds ``results.csv`` and, when
-present, ``per_query.csv.gz`` and ``significance.csv``. Folders are looked up under the results
-root (``$SAC_RESULTS_DIR``, default ``results/``) and, for sweeps the dashboard ran itself on
-the demo corpus, under ``<cache>/results``.
+A sweep folder (written by :func:`sac_core.experiments.sweep.run_sweep`) holds ``results.csv`` and, when present,
+``per_query.csv.gz`` and ``significance.csv``. Folders are looked up under the results root
+(``$SAC_RESULTS_DIR``, default ``results/``) and, for sweeps the dashboard ran on the demo corpus, in the store.
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ PLACES: Mapping[str, str] = {
     "demo": "demo",
     "demo results": "results",
 }
-# The libraries whose version can change a result (requirements.txt pins them), and per embedding
+# The libraries whose version can change a result (pyproject.toml pins them), and per embedding
 # backend its runtime. The embedding entries' keys leave them out (vectors agree across versions).
 LIBRARIES = ("langchain-text-splitters", "bm25s", "faiss-cpu", "nupunkt")
 RUNTIMES = {"torch": "torch", "onnx": "onnxruntime", "onnx-int8": "onnxruntime"}

@@ -215,8 +215,20 @@ class SweepFolder:
                 raise ValueError(f"{self.manifest}, line {n}: not a cell line ({type(e).__name__}: {e})") from None
         return out
 
+    def unreadable(self) -> dict[str, str]:
+        """``cell id → why`` of the published cells whose configuration names a setting that no longer
+        exists (a renamed option, a plug-in not loaded): stale, recomputed by the next ``sac sweep``."""
+        out = {}
+        for cid, entry in self.manifest_entries().items():
+            try:
+                RunConfig.from_dict(entry.get("config") or {})
+            except ValueError as e:
+                out[cid] = str(e)
+        return out
+
     def read_cells(self) -> dict[str, CellRecord]:
-        """Every published cell whose parts are all there, as the cell cache holds it."""
+        """Every published cell whose parts are all there and whose configuration still reads (see
+        :meth:`unreadable`), as the cell cache holds it."""
 
         if not self.published:
             return {}
@@ -230,6 +242,10 @@ class SweepFolder:
             if cid not in by_cell or cid not in entries or not run_path.is_file():
                 continue
             entry = entries[cid]
+            try:
+                config = RunConfig.from_dict(entry["config"])
+            except ValueError:  # a setting that no longer exists: a stale cell (unreadable())
+                continue
             extra = [c for c in PER_QUERY_EXTRA if c in by_cell[cid].columns]
             dropped = ["cell", "cell_seconds", DATA_DIGEST, *PROVENANCE_COLUMNS]
             out[cid] = CellRecord(
@@ -239,7 +255,7 @@ class SweepFolder:
                 seconds=float(entry.get("seconds", 0.0)),
                 inputs=CellInputs(entry["inputs"]),
                 provenance=Provenance(**{k: str(v) for k, v in entry.get("provenance", {}).items()}),
-                config=RunConfig.from_dict(entry["config"]),
+                config=config,
             )
         return out
 

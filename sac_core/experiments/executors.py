@@ -148,22 +148,45 @@ def prefill_summaries(
     return run_tasks(summarize_partition, payloads, executor)
 
 
-def prefill(config: RunConfig, ctx: OpenContext, executor: Executor) -> dict[str, int]:
-    """Every set of summaries ``config`` reads and then the embeddings of its method's pool, computed
-    by ``executor`` into the caches; what follows (building the index, ``evaluate``) then finds them
-    all cached. A method without a chunk index has nothing to embed."""
-    texts = {fp: d.text for fp, d in ctx.bench.documents.items()}
-    done: dict[str, int] = {"summarized": 0, "embedded": 0}
-    for summary in config.summaries_read():
-        resolved = summary.resolved(ctx.data_dir)
-        done["summarized"] += sum(r["new"] for r in prefill_summaries(texts, resolved, ctx.cache_dir, executor))
+def indexed_texts(config: RunConfig, ctx: OpenContext) -> dict[str, list[str]]:
+    """``document → the texts`` ``config``'s method embeds for its index (none without an index, or
+    without a dense one: BM25 alone embeds nothing)."""
     indexer = config.method_plugin.indexer()
-    if indexer is None:
-        return done
+    if indexer is None or config.semantic_weight == 0:
+        return {}
     pool = indexer.pool(config, ctx)
     by_document: dict[str, list[str]] = {}
     for chunk, text in zip(pool.chunks, pool.indexed):
         by_document.setdefault(chunk.file_path, []).append(text)
-    results = prefill_embeddings(by_document, config.model, config.backend, ctx.cache_dir, executor)
-    done["embedded"] = sum(r["encoded"] for r in results)
+    return by_document
+
+
+def embed_ahead(
+    runs: Sequence[tuple[RunConfig, OpenContext]], executor: Executor, *, progress: bool, desc: str
+) -> dict[str, int]:
+    """Every summary the runs read, then every text their indexes embed, computed before any of them
+    is scored, each text once: in this process with one progress bar over all of them (texts, rate
+    and time left for the whole work: blocks are taken in a shuffled order, so the rate so far is a
+    fair estimate), or on Ray (:func:`prefill_embeddings`). What follows (building each index,
+    scoring) then finds everything cached; an interruption loses at most the block being embedded.
+    Returns ``{"summarized": n, "embedded": n}``: what was computed now."""
+    done = {"summarized": 0, "embedded": 0}
+    wanted: dict[tuple[str, str, Path], dict[str, list[str]]] = {}
+    for config, ctx in runs:
+        texts = {fp: d.text for fp, d in ctx.bench.documents.items()}
+        for summary in config.summaries_read():
+            resolved = summary.resolved(ctx.data_dir)
+            done["summarized"] += sum(r["new"] for r in prefill_summaries(texts, resolved, ctx.cache_dir, executor))
+        by_model = wanted.setdefault((config.model, config.backend, ctx.cache_dir), {})
+        for document, found in indexed_texts(config, ctx).items():
+            by_model.setdefault(document, []).extend(found)
+    for (model, backend, cache_dir), by_document in wanted.items():
+        if executor.kind != "local":
+            done["embedded"] += sum(
+                r["encoded"] for r in prefill_embeddings(by_document, model, backend, cache_dir, executor)
+            )
+            continue
+        embedder = runs[0][1].embedders.get(model, backend) if runs else Embedder(model, cache_dir, backend=backend)
+        every = [t for found in by_document.values() for t in found]
+        done["embedded"] += embedder.fill(every, progress=progress, desc=desc)
     return done

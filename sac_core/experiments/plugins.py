@@ -171,7 +171,7 @@ class Indexer(ABC, Generic[C]):
     @abstractmethod
     def pool(self, config: C, ctx: OpenContext) -> Pool:
         """Every chunk the index holds, with the text it is indexed under (nothing embedded): what
-        an executor embeds ahead (``prefill``)."""
+        an executor embeds ahead (``executors.embed_ahead``)."""
 
     @abstractmethod
     def check(self, config: C, ctx: OpenContext) -> IndexCheck:

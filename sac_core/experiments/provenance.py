@@ -18,7 +18,7 @@ from ..engine import store
 PACKAGE = "sac-dashboard"
 COLUMNS = ("sac_version", "git_commit", "git_dirty")  # result-table columns, in this order
 # What "dirty" looks at: the code and what installs it (new result folders being written do not count).
-CODE = ("sac_core", "pyproject.toml", "requirements.txt")
+CODE = ("sac_core", "pyproject.toml")
 
 
 @dataclass(frozen=True)

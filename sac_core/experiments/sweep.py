@@ -40,6 +40,7 @@ from ..engine.summaries import SummaryConfig, SummaryError
 from .cells import CellCache, CellRecord, SweepFolder
 from .config import RunConfig
 from .evaluate import evaluate
+from .executors import Executor, embed_ahead
 from .identity import CellInputs, cell_inputs
 from .plugins import OpenContext
 from .provenance import current
@@ -144,6 +145,7 @@ def cell_id(config: RunConfig, ctx: OpenContext) -> str:
 
 
 Missing = Callable[[RunConfig, str], None]  # told of a cell not written: its config and why
+LOCAL = Executor()  # in this process
 
 
 def run_sweep(
@@ -155,6 +157,7 @@ def run_sweep(
     progress: bool = True,
     cached_only: bool = False,
     on_missing: Missing | None = None,
+    executor: Executor = LOCAL,
 ) -> pd.DataFrame:
     """Run (or read from the cache) every cell and return the results table.
 
@@ -167,6 +170,10 @@ def run_sweep(
     published in ``out_dir`` or in the sweep's ``reuse`` folders count as cached when their id,
     hence every input, is the same: extending a committed grid computes only the new cells, even on
     a machine without the cache; a published cell of other inputs is never reused, it is recomputed.
+    Before the first new cell is scored, every text the new cells embed is embedded, each once, in
+    this process or on Ray (``executor``: :func:`.executors.embed_ahead`), with progress and time
+    left for all of them; the cells then read their vectors from the cache, so their ids and results
+    are the same wherever the embedding ran.
     """
     folder = SweepFolder(out_dir)
     with CellCache(cache_dir) as cache:
@@ -177,7 +184,9 @@ def run_sweep(
         todo = [cell for cell in found if cell.record is None and not cell.why]
         if todo:
             folder.start([cell.record for cell in found if cell.record is not None])
-        bar = progress_bar(todo, desc=f"sweep {sweep.name}", unit="cell", disable=not progress)
+            desc = f"sweep {sweep.name}: embedding for {len(todo)} new cells, then scoring them"
+            embed_ahead([(cell.config, cell.ctx) for cell in todo], executor, progress=progress, desc=desc)
+        bar = progress_bar(todo, desc=f"sweep {sweep.name}: scoring", unit="cell", disable=not progress)
         for cell in bar:
             if cell.inputs is None:  # never: a cell whose inputs are unknown is skipped or has raised
                 continue

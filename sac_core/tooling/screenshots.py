@@ -51,8 +51,9 @@ def _save_indexes(data_dir: Path, cache_dir: Path, methods: Sequence[str]) -> No
     Workspace.open(bench, compare_columns(base, methods), data_dir, cache_dir, save=True)
 
 
-def _review_session(demo: Path, cache_dir: Path, url: str) -> None:
-    """A two-query blind session on the demo corpus (baseline, SAC generic, SAC expert; k = 3) to photograph."""
+def _review_session(demo: Path, cache_dir: Path, url: str) -> str:
+    """A two-query blind session on the demo corpus (baseline, SAC generic, SAC expert; k = 3) to
+    photograph; the token of its reviewer's link."""
     bench = load_benchmark(demo, available_datasets(demo), "full")
     base = RunConfig(protocol="full", datasets=bench.datasets, summary=SummaryConfig(provider="file"))
     columns = compare_columns(base, default_methods(base)[:3])  # baseline, SAC generic, SAC expert
@@ -62,8 +63,9 @@ def _review_session(demo: Path, cache_dir: Path, url: str) -> None:
     plan = review.SessionPlan(
         "demo session", "screenshots", "demo", columns, queries, 3, 7, {"how": "random"}, folder=demo
     )
-    review.create_session(db, ws, plan)
+    _, _, links = review.create_with_links(db, ws, plan, ["reviewer"])
     db.dispose()
+    return links["reviewer"]
 
 
 def take_screenshots(
@@ -83,10 +85,10 @@ def take_screenshots(
         run_with_progress(sweep, demo, cache_dir, results / sweep.name)
         with tempfile.TemporaryDirectory(dir=cache_dir) as db_dir:  # in the cache: the page shows a relative path
             db_file = Path(db_dir) / "review.sqlite"
-            _review_session(demo, cache_dir, f"sqlite:///{db_file.resolve()}")
+            token = _review_session(demo, cache_dir, f"sqlite:///{db_file.resolve()}")
             env = {"SAC_CACHE_DIR": relative_to_project(cache_dir), "SAC_RESULTS_DIR": relative_to_project(results),
                    "SAC_REVIEW_DB": f"sqlite:///{relative_to_project(db_file)}"}  # fmt: skip
-            _shoot_pages(out, env, Path(tmp), data_dir, say, shots)
+            _shoot_pages(out, env, Path(tmp), data_dir, say, shots, token)
     return shots
 
 
@@ -122,9 +124,11 @@ def _visit(
 
 
 def _shoot_pages(
-    out: Path, env: dict[str, str], tmp: Path, data_dir: Path | None, say: Callable[[str], None], shots: list[Path]
-) -> None:
-    """Every page on the demo corpus in one server, then Compare and Map on ``data_dir`` if given."""
+    out: Path, env: dict[str, str], tmp: Path, data_dir: Path | None, say: Callable[[str], None], shots: list[Path],
+    review_token: str,
+) -> None:  # fmt: skip
+    """Every page on the demo corpus in one server (Review through a reviewer's link), then Compare
+    and Map on ``data_dir`` if given."""
     with browser.session(env, Path(tmp) / "streamlit.log") as (server, page):
         demo_query = "dataset=demo_nda&q=demo_nda%2F1&k=3"
         say("compare (five columns), curves, tune, map, documents (demo) …")
@@ -136,10 +140,7 @@ def _shoot_pages(
         _visit(page, out, shots, "map", f"{server.url}/map?{demo_query}", PLOTS_2)
         _visit(page, out, shots, "documents", f"{server.url}/documents", ".sac-doc", 60_000)
         say("review …")
-        page.goto(f"{server.url}/review")
-        name = page.get_by_label("Your name", exact=False)
-        name.fill("reviewer")
-        name.press("Enter")
+        page.goto(f"{server.url}/review?{review.PARAM}={review_token}")
         page.wait_for_selector(".sac-hit", timeout=60_000)
         note = page.get_by_placeholder("note (optional)").first
         note.fill("Right clause, but it only covers written disclosures;\nthe oral ones are in § 2.")

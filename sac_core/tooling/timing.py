@@ -236,10 +236,11 @@ class RoomLog:
                 f"{self.lines} log lines, {self.traces} stack traces")  # fmt: skip
 
 
-def _room_round(page: Any, url: str, n: int, timeout_ms: float) -> None:
+def _room_round(page: Any, url: str, n: int, timeout_ms: float, review_link: list[str]) -> None:
     """One pass as a reviewer would: a query and a typed question on Compare, a slider on Tune, a
-    label by key and a note on Review (the session made through the page the first time), and a
-    sweep on Curves with a flipped query opened on Compare when the data allows it."""
+    label by key and a note on Review (the session made through the page the first time, with a
+    reviewer whose link, kept in ``review_link``, opens Review in the later rounds), and a sweep on
+    Curves with a flipped query opened on Compare when the data allows it."""
     page.goto(url)
     page.wait_for_selector(FIRST_RESULT, timeout=timeout_ms)
     browser.settle(page)
@@ -259,18 +260,18 @@ def _room_round(page: Any, url: str, n: int, timeout_ms: float) -> None:
         thumb.press(key)
         browser.settle(page)
 
-    page.goto(f"{url}/review")
-    name = page.get_by_label("Your name", exact=False)
-    name.fill("room")
-    name.press("Enter")
-    browser.settle(page)
-    if n == 0:
-        page.get_by_role("radio", name="New session", exact=True).click()
+    if not review_link:
+        page.goto(f"{url}/review")  # no link: the page offers a new session
         browser.settle(page)
         page.get_by_label("Session name", exact=False).fill(f"room {time.time_ns()}")
+        page.get_by_label("Your name (the session's owner)", exact=False).fill("owner")
+        page.get_by_label("Reviewers, one name per line", exact=False).fill("room")
         page.keyboard.press("Tab")
         browser.settle(page)
         page.get_by_role("button", name="Create the session").click()
+        page.wait_for_selector('[data-testid="stCode"]', timeout=timeout_ms)  # the owner's page with the links
+        review_link.append(page.locator('[data-testid="stCode"]').last.inner_text().strip())
+    page.goto(review_link[0])
     page.wait_for_selector(".sac-hit", timeout=timeout_ms)
     browser.settle(page)
     page.locator("h1").first.click()
@@ -303,9 +304,10 @@ def room_session(env: Mapping[str, str], minutes: float, log: Path, timeout_ms: 
         env = {"SAC_REVIEW_DB": f"sqlite:///{Path(tmp) / 'review.sqlite'}", **env}
         t0 = time.monotonic()
         rounds = 0
+        review_link: list[str] = []
         with browser.session(env, log) as (server, page):
             while rounds == 0 or time.monotonic() - t0 < minutes * 60:
-                _room_round(page, server.url, rounds, timeout_ms)
+                _room_round(page, server.url, rounds, timeout_ms, review_link)
                 rounds += 1
         text = log.read_text(encoding="utf-8", errors="replace")
         lines = text.splitlines()

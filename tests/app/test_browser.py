@@ -227,13 +227,12 @@ def test_review_with_three_columns_fits_1280_px(embed_cache: Path, tmp_path: Pat
     )
     url = f"sqlite:///{tmp_path / 'review.sqlite'}"
     plan = rv.SessionPlan("layout", "tester", "demo", cols, rv.sample_queries(bench, datasets, 1, 1), 3, 5, {}, demo)
-    rv.create_session(rv.ReviewDB(url), Workspace.open(bench, cols, demo, embed_cache), plan)
+    _, _, links = rv.create_with_links(
+        rv.ReviewDB(url), Workspace.open(bench, cols, demo, embed_cache), plan, ["alice"]
+    )
     with browser.session({"SAC_CACHE_DIR": str(embed_cache), "SAC_REVIEW_DB": url}, tmp_path / "log") as (srv, page):
         page.set_viewport_size(NARROW)
-        page.goto(f"{srv.url}/review")
-        name = page.get_by_label("Your name", exact=False)
-        name.fill("alice")
-        name.press("Enter")
+        page.goto(f"{srv.url}/review?access={links['alice']}")
         page.wait_for_function("() => document.querySelectorAll('.sac-answer').length === 3", timeout=120_000)
         settle(page)
         page.get_by_text("Show gold spans", exact=False).click()  # ✓/✗ badges and citations
@@ -457,15 +456,12 @@ def test_labels_given_with_the_keyboard_survive_a_reload(server: str, embed_cach
     db = rv.ReviewDB(f"sqlite:///{tmp_path / 'review.sqlite'}")
     queries = rv.sample_queries(bench, datasets, 2, 1)
     plan = rv.SessionPlan("browser review", "tester", "demo", cols, queries, 2, 5, {"how": "random"})
-    rv.create_session(db, ws, plan)
+    _, _, links = rv.create_with_links(db, ws, plan, ["alice"])
     env = {"SAC_CACHE_DIR": str(embed_cache), "SAC_REVIEW_DB": f"sqlite:///{tmp_path / 'review.sqlite'}"}
     with browser.session(env, tmp_path / "streamlit.log") as (running, page):
 
         def open_review() -> None:
-            page.goto(f"{running.url}/review")
-            name = page.get_by_label("Your name", exact=False)
-            name.fill("alice")
-            name.press("Enter")
+            page.goto(f"{running.url}/review?access={links['alice']}")
             page.wait_for_selector(".sac-hit", timeout=60_000)
             settle(page)
             page.locator("h1").first.click()  # keys go to the page, not to the name field

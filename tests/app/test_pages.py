@@ -516,9 +516,20 @@ def test_compare_explains_a_wrong_document_hit(env):
 METHODS = ("Baseline", "SAC generic", "SAC expert")
 
 
-def _review(name: str = "alice") -> AppTest:
-    at = _app("app_pages/review.py")
-    at.text_input(key="rv_name").input(name).run()
+def _review(name: str = "alice", session: str | None = None) -> AppTest:
+    """The Review page through ``name``'s link to ``session`` (the newest by default), issued as its
+    owner would (``name``'s earlier link stops working); the page without a link when there is no session."""
+    db = rv.ReviewDB(os.environ["SAC_REVIEW_DB"])
+    made = db.sessions()
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("app_pages/review.py")
+    if made:
+        target = made[-1] if session is None else next(x for x in made if x.name == session)
+        at.query_params["access"] = rv.issue(db, target.id, rv.REVIEWER, name)
+    db.dispose()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
     return at
 
 
@@ -552,13 +563,21 @@ def _finish(url: str, session: str, reviewer: str) -> None:
 
 def test_a_short_blind_review_session_and_its_resume(env, tmp_path, monkeypatch):
     monkeypatch.setenv("SAC_REVIEW_DB", f"sqlite:///{tmp_path / 'review.sqlite'}")
-    at = _review()
-    at.segmented_control(key="rv_mode").set_value("New session").run()
-    at.text_input(key="rv_new_name").input("demo review").run()
-    at.number_input(key="rv_new_size").set_value(2).run()
-    at.slider(key="rv_new_k").set_value(2).run()
-    next(b for b in at.button if b.key == "rv_create").click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    owner = _review()  # no session yet: the page offers to make one
+    owner.text_input(key="rv_new_name").input("demo review").run()
+    owner.text_input(key="rv_new_owner").input("olga").run()
+    owner.text_area(key="rv_new_reviewers").input("alice").run()
+    owner.number_input(key="rv_new_size").set_value(2).run()
+    owner.slider(key="rv_new_k").set_value(2).run()
+    next(b for b in owner.button if b.key == "rv_create").click().run()
+    assert not owner.exception, [e.value for e in owner.exception]
+    links = [c.value for c in owner.main.code]  # the owner's page, with the links shown once
+    assert len(links) == 2 and all("/review?access=" in link for link in links)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("app_pages/review.py")
+    at.query_params["access"] = links[1].split("access=")[1]  # alice's link
+    at.run()
     text = _shown_text(at)
     assert "0 of 2 queries done" in text
     assert not [m for m in METHODS if m in text]  # blind: no method name anywhere before a preference
@@ -638,19 +657,15 @@ def test_review_opens_a_session_of_this_data_folder_never_another_folders(env, t
     with db.session() as s:  # a session of schema 1 whose documents are not in this folder
         for chunk in s.scalars(select(ReviewChunk).join(ReviewItem).where(ReviewItem.session_id == old)):
             chunk.file_path = f"cuad/gone-{chunk.id}.txt"
-    at = _review()
-    assert not at.exception and not at.error
-    assert at.selectbox(key="rv_session").value == "on the demo"
-    assert any(o.endswith("(made on another data folder)") for o in at.selectbox(key="rv_session").options)
-    assert _cards(at) > 0
-    at.selectbox(key="rv_session").set_value("on LegalBench-RAG").run()
+    at = _review(session="on the demo")
+    assert not at.exception and not at.error and _cards(at) > 0
+    at = _review(session="on LegalBench-RAG")
     assert not at.exception and _cards(at) == 0
     assert any("made on another data folder (legalbench-rag · lbr-mini · cuad)" in _unmd(w.value) for w in at.warning)
     _finish(url, "on LegalBench-RAG", "alice")
     at.segmented_control(key="rv_mode").set_value("Results").run()  # its results can be read from here
     assert not at.exception and len(at.dataframe) == 3
-    at.segmented_control(key="rv_mode").set_value("Review").run()
-    at.selectbox(key="rv_session").set_value("before folders").run()
+    at = _review(session="before folders")
     assert not at.exception and _cards(at) == 0
     (error,) = [_unmd(e.value) for e in at.error]
     assert error.startswith("This session's documents cannot be read in the current data folder: ")
@@ -736,15 +751,14 @@ def test_next_open_goes_to_the_next_open_query_of_the_same_session(env, tmp_path
     for name in ("older", "newer"):
         plan = rv.SessionPlan(name, "a", "demo", cols, queries, 2, 5, {}, folder=_demo_folder(env))
         rv.create_session(rv.ReviewDB(url), ws, plan)
-    at = _review()
-    assert at.selectbox(key="rv_session").value == "newer" and _on_query(at) == 1
-    at.selectbox(key="rv_session").set_value("older").run()
+    assert _on_query(_review()) == 1  # the newer one
+    at = _review(session="older")
     _click(at, "Skip ▶")
     assert _on_query(at) == 2
     _click(at, "Next open")  # an older session: stays in it, on the next open query
-    assert at.selectbox(key="rv_session").value == "older" and _on_query(at) == 3
+    assert _on_query(at) == 3 and rv.open_link(rv.ReviewDB(url), at.query_params["access"]).session == "older"
     _click(at, "Next open")  # on query 3 with queries 1 and 2 open: round to query 1
-    assert at.selectbox(key="rv_session").value == "older" and _on_query(at) == 1
+    assert _on_query(at) == 1
 
 
 def test_results_by_method_stay_hidden_from_a_reviewer_still_blind(env, tmp_path, monkeypatch):
@@ -789,12 +803,10 @@ def test_a_new_session_while_an_index_builds_names_the_methods_it_would_lack(env
     settings = state.Settings(state.resolve_data_source(str(demo_dir), cache), cache, "lbr-mini", datasets, "file", 150)
     bench = load_benchmark(demo_dir, datasets, "lbr-mini")
     Workspace.open(bench, compare.compare_columns(settings.base_config(), ["baseline"]), demo_dir, cache, save=True)
-    at = _review()
-    at.segmented_control(key="rv_mode").set_value("New session").run()
+    at = _review()  # no session yet: the page offers to make one
     assert not at.exception
     (warning,) = [_unmd(w.value) for w in at.main.warning if "Still being built" in w.value]
-    assert "SAC generic" in warning and "SAC expert" in warning and "reviews only the methods offered" in warning
-    assert at.multiselect(key="rv_new_methods").options == ["Baseline"]
+    assert "SAC generic" in warning and "SAC expert" in warning and "reviews only the methods built" in warning
     _wait_for_builds(cache)  # leave no build running
 
 

@@ -93,8 +93,9 @@ def _app(page: str | None = None, **params: str) -> AppTest:
     return at
 
 
-def _review_session(cache: Path, url: str) -> None:
-    """A finished session of two queries with a label and a note on every chunk, a preference each."""
+def _review_session(cache: Path, url: str) -> dict[str, str]:
+    """A session of two queries that alice finished (a label and a note on every chunk, a preference
+    each); the tokens of alice's and bob's links."""
     demo = ensure_demo_corpus(cache)
     datasets = available_datasets(demo)
     settings = state.Settings(state.resolve_data_source("", cache), cache, "full", datasets, "file", 150)
@@ -111,7 +112,9 @@ def _review_session(cache: Path, url: str) -> None:
                 rv.set_label(db, chunk.chunk_id, "alice", rv.LABELS[n % len(rv.LABELS)])
                 rv.set_note(db, chunk.chunk_id, "alice", "A note\non two lines.")
         rv.set_preference(db, view.item_id, "alice", rv.method_of(db, view.item_id, "A"), gold_shown=False)
+    links = {name: rv.issue(db, sid, rv.REVIEWER, name) for name in ("alice", "bob")}
     db.dispose()
+    return links
 
 
 def _walk(name: str, env: Path, tmp_path: Path, monkeypatch) -> list[AppTest]:
@@ -124,12 +127,12 @@ def _walk(name: str, env: Path, tmp_path: Path, monkeypatch) -> list[AppTest]:
     if name == "review":
         url = f"sqlite:///{tmp_path / 'review.sqlite'}"
         monkeypatch.setenv("SAC_REVIEW_DB", url)
-        _review_session(env, url)
-        at = _app("app_pages/review.py", reviewer="alice")
-        shown = [at]
-        at_results = _app("app_pages/review.py", reviewer="alice")
+        token = _review_session(env, url)["alice"]
+        at = _app("app_pages/review.py", access=token)
+        shown = [at, _app("app_pages/review.py")]  # and without a link
+        at_results = _app("app_pages/review.py", access=token)
         at_results.segmented_control(key="rv_mode").set_value("Results").run()
-        new = _app("app_pages/review.py", reviewer="alice")
+        new = _app("app_pages/review.py", access=token)
         new.segmented_control(key="rv_mode").set_value("New session").run()
         new.radio(key="rv_new_how").set_value("queries that flipped between two sweep cells").run()
         assert new.selectbox(key="rv_new_a").options  # the sweep's cells, by method name
@@ -158,9 +161,9 @@ def test_review_remembers_the_reviewer_keeps_notes_of_several_lines_and_links_th
 ):
     url = f"sqlite:///{tmp_path / 'review.sqlite'}"
     monkeypatch.setenv("SAC_REVIEW_DB", url)
-    _review_session(env, url)
-    at = _app("app_pages/review.py", reviewer="bob")  # a bookmark: ?reviewer=bob
-    assert at.text_input(key="rv_name").value == "bob" and at.query_params["reviewer"] == "bob"
+    token = _review_session(env, url)["bob"]
+    at = _app("app_pages/review.py", access=token)  # a bookmark: ?access=<bob's link>
+    assert at.query_params["access"] == token and "You review as **bob**" in "".join(c.value for c in at.caption)
     page = html.unescape("".join(m.value for m in at.main.markdown))
     (target,) = re.findall(r'<a class="sac-jump" href="#([^"]+)">↓ Go to the outlined chunk \(A#1\)</a>', page)
     assert page.count(f'id="{target}"') == 1 and 'class="sac-hit sac-free sac-current" id="' + target in page
@@ -170,8 +173,8 @@ def test_review_remembers_the_reviewer_keeps_notes_of_several_lines_and_links_th
     note.input("First line.\nSecond line, not cut.").run()
     assert not at.exception
     at.switch_page("app_pages/documents.py").run()
-    at.switch_page("app_pages/review.py").run()  # the name outlives the page switch
-    assert at.text_input(key="rv_name").value == "bob"
+    at.switch_page("app_pages/review.py").run()  # the link outlives the page switch
+    assert at.query_params["access"] == token
     assert at.text_area(key=note.key).value == "First line.\nSecond line, not cut."
 
 

@@ -52,6 +52,7 @@ def test_an_argument_error_is_one_line_and_a_hint_never_the_usage_block(argv, me
     assert "Usage:" not in captured.err
 
 
+@pytest.mark.slow  # a fresh python process per case
 @pytest.mark.parametrize("argv", [["--help"], ["evaluate", "--help"], ["review", "export"], ["evaluate", "--k", "x"]])
 def test_help_and_argument_errors_import_no_heavy_library(argv) -> None:
     """What makes ``sac --help`` take seconds (torch, pandas, SQLAlchemy …) is loaded only by the work."""

@@ -66,14 +66,16 @@ def test_two_requests_share_one_build_that_reports_progress_and_ends_with_a_fres
     assert queries.encoded == 0  # the build embedded the benchmark's queries too: Compare needs no model for them
 
 
+@pytest.mark.slow  # the real model, in this process (the demo NDAs: 156 chunks, five batches: enough steps)
 def test_a_first_build_reports_real_fractions_with_time_left(
-    slow_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Documents chunked, then chunks embedded: each stage's fraction rises to 1 and says the time left."""
     seen: list[BuildStatus] = []
     monkeypatch.setattr(builds, "REPORT_EVERY", 0.0)  # every report written
     monkeypatch.setattr(builds, "write_status", lambda path, status: seen.append(status))
-    run_job(BuildJob("index", slow_data, tmp_path / "cache", CONFIG, "Baseline"), tmp_path / "status.json")
+    config = CONFIG.with_(datasets=("demo_nda",))
+    run_job(BuildJob("index", demo_dir, tmp_path / "cache", config, "Baseline"), tmp_path / "status.json")
     stages = list(dict.fromkeys(s.stage for s in seen))
     assert stages.index("chunking documents") < stages.index("embedding chunks") and seen[-1].state == "done"
     for stage, unit in (("chunking documents", "documents"), ("embedding chunks", "texts")):
@@ -117,17 +119,20 @@ def test_a_killed_worker_is_reported_and_a_new_request_resumes_from_the_cache(
     assert _wait(manager, job.key, lambda s: not s.active).state == "done"
 
 
-def test_a_cell_build_evaluates_every_query_into_the_sweep_cache(manager: BuildManager, slow_data, tmp_path):
+@pytest.mark.slow  # a build worker process (on the small demo: what is shown needs no long embedding)
+def test_a_cell_build_evaluates_every_query_into_the_sweep_cache(manager: BuildManager, demo_dir, tmp_path):
     cache = tmp_path / "cache"
-    job = BuildJob("cell", slow_data, cache, CONFIG.with_(semantic_weight=0.5), "Baseline, weight 0.5")
+    config = CONFIG.with_(datasets=("demo_nda",), chunk_size=500, semantic_weight=0.5)
+    job = BuildJob("cell", demo_dir, cache, config, "Baseline, weight 0.5")
     manager.request(job)
     assert _wait(manager, job.key, lambda s: not s.active).state == "done"
-    bench = load_benchmark(slow_data, CONFIG.datasets, CONFIG.protocol)
+    bench = load_benchmark(demo_dir, config.datasets, config.protocol)
     with CellCache(cache) as cells:
-        hit = cells.get(cell_id(job.config, OpenContext.new(bench, slow_data, cache)))
-    assert hit is not None and len(hit.per_query) == len(bench.queries) * 2
+        hit = cells.get(cell_id(job.config, OpenContext.new(bench, demo_dir, cache)))
+    assert hit is not None and len(hit.per_query) == len(bench.queries) * 2 and len(bench.queries) > 10
 
 
+@pytest.mark.slow  # a build worker process
 def test_a_failing_build_says_why(manager: BuildManager, tmp_path: Path) -> None:
     job = BuildJob("index", tmp_path / "no-data", tmp_path / "cache", CONFIG, "Baseline")
     manager.request(job)

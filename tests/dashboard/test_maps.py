@@ -119,9 +119,8 @@ def test_the_clock_says_the_time_left_once_it_can_tell():
 def test_a_first_map_reports_each_step_and_a_saved_one_nothing(tmp_path, monkeypatch):
     """Issue 41: the first real-data Map visit took 156 s with no progress shown."""
     retriever = _retriever(_unit(5000, 16), [f"d{i % 20}" for i in range(5000)])
-    monkeypatch.setattr(maps, "index_folder", lambda cache, config: tmp_path)
     told: list[tuple[float, str]] = []
-    data = maps.map_data(retriever, tmp_path, None, "pca", lambda f, text: told.append((f, text)))  # type: ignore[arg-type]
+    data = maps.map_data(retriever, tmp_path, "pca", lambda f, text: told.append((f, text)))
     fractions = [f for f, _ in told]
     assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
     assert told[0][1] == "projecting 5,000 chunks (PCA)"
@@ -129,5 +128,5 @@ def test_a_first_map_reports_each_step_and_a_saved_one_nothing(tmp_path, monkeyp
     assert told[-1][1].startswith("silhouette by document (5,000 chunks)")
     assert data.separation.chunks == 5000
     again: list[tuple[float, str]] = []
-    maps.map_data(retriever, tmp_path, None, "pca", lambda f, text: again.append((f, text)))  # type: ignore[arg-type]
-    assert again == []  # kept beside the index: nothing to wait for
+    maps.map_data(retriever, tmp_path, "pca", lambda f, text: again.append((f, text)))
+    assert again == []  # kept in the store: nothing to wait for

@@ -1,12 +1,13 @@
 """End to end on the generated demo benchmark, with the real packaged embedding model."""
 
 import json
-import math
 
 import pytest
 
 from sac_core.cli import main
-from sac_core.engine.data import load_benchmark
+from sac_core.engine.data import Span, load_benchmark
+from sac_core.engine.indexes import BM25Index
+from sac_core.engine.retrieval import build_pool
 from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import OpenContext, RunConfig, evaluate, read_run
 
@@ -48,10 +49,18 @@ def test_sac_removes_document_mismatch_on_near_identical_ndas(bench, demo_dir, e
     assert get(base)["drm"] > 0.5  # the demo's point: the baseline mostly reads other NDAs
 
 
-def test_hybrid_and_bm25_run(bench, demo_dir, embed_cache):
-    for w in (0.0, 0.5):
-        ev = run(bench, demo_dir, embed_cache, ks=(2,), semantic_weight=w)
-        assert not math.isnan(ev.results["recall"].iloc[0])
+def test_bm25_alone_ranks_as_bm25_over_the_chunks_and_needs_no_model(demo_dir, tmp_path):
+    """``semantic_weight=0`` reaches the retriever: the run is BM25's own top k over the chunks the
+    config makes, query by query, and nothing is embedded (a fresh cache, no model loaded)."""
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    ev = run(bench, demo_dir, tmp_path, ks=(2,), semantic_weight=0.0)
+    c = ev.config
+    pool = build_pool(bench.documents, chunker=c.chunker, chunk_size=c.chunk_size, chunk_overlap=c.chunk_overlap)
+    index = BM25Index(pool.indexed)
+    for query in bench.queries:
+        expected = [pool.chunks[i] for i in index.search(query.text, 2).ids]
+        assert ev.run[query.query_id] == [Span(c.file_path, c.start, c.end) for c in expected], query.query_id
+    assert set(ev.results["semantic_weight"]) == {0.0} and (ev.results["recall"] > 0).all()
 
 
 def test_cli_writes_results_and_run_file(demo_dir, embed_cache, tmp_path, capsys):

@@ -22,9 +22,9 @@ from sac_core.experiments import OpenContext, RunConfig, evaluate
 from sac_core.experiments.executors import (
     EmbedTask,
     Executor,
+    embed_ahead,
     embed_partition,
     partition,
-    prefill,
     prefill_embeddings,
     prefill_summaries,
 )
@@ -57,7 +57,7 @@ def test_partitions_balance_the_work():
 
 def test_ray_gives_the_same_vectors_and_metrics_as_this_process(local_ray, demo_dir, tmp_path):
     bench = load_benchmark(demo_dir, DEMO, "full")
-    done = prefill(CONFIG, OpenContext.new(bench, demo_dir, tmp_path / "ray"), RAY)
+    done = embed_ahead([(CONFIG, OpenContext.new(bench, demo_dir, tmp_path / "ray"))], RAY, progress=False, desc="x")
     pool = SAC_METHOD.pool(CONFIG, OpenContext.new(bench, demo_dir, tmp_path / "ray"))
     assert done["embedded"] == len(set(pool.indexed)) and done["summarized"] == len(bench.documents)
     from_ray = Embedder(CONFIG.model, tmp_path / "ray", backend=CONFIG.backend)
@@ -115,3 +115,29 @@ def test_summaries_through_ray_fill_the_summary_cache(local_ray, demo_dir, tmp_p
     assert sum(r["new"] for r in results) == len(texts)
     again = prefill_summaries(texts, SummaryConfig(provider="extractive"), tmp_path, RAY)
     assert sum(r["new"] for r in again) == 0  # a rerun only reads the cache
+
+
+def test_a_sweep_on_ray_has_the_ids_and_results_of_a_sweep_in_this_process(local_ray, demo_dir, tmp_path):
+    """``sac sweep --executor ray``: the embedding runs on Ray, the cells read it from the cache; the
+    same sweep in this process gives the same cell ids and every metric of every query the same."""
+    from sac_core.experiments import load_sweep, run_sweep
+
+    path = tmp_path / "s.toml"
+    path.write_text(
+        'name = "s"\n[base]\nprotocol = "full"\ndatasets = ["demo_nda", "demo_privacy"]\nbackend = "onnx"\n'
+        '"summary.provider" = "extractive"\n[[grid]]\nmethod = ["baseline", "sac"]\n',
+        encoding="utf-8",
+    )
+    sweep = load_sweep(path)
+    on_ray = run_sweep(sweep, demo_dir, tmp_path / "cache-ray", tmp_path / "out-ray", progress=False, executor=RAY)
+    here = run_sweep(sweep, demo_dir, tmp_path / "cache-here", tmp_path / "out-here", progress=False)
+    assert list(on_ray["cell"].unique()) == list(here["cell"].unique()) and on_ray["cell"].nunique() == 2
+    metrics = ["cell", "dataset", "k", "drm", "precision", "recall", "hit", "mrr", "ndcg"]
+    pd.testing.assert_frame_equal(on_ray[metrics], here[metrics])
+    a = pd.read_csv(tmp_path / "out-ray" / "per_query.csv.gz")
+    b = pd.read_csv(tmp_path / "out-here" / "per_query.csv.gz")
+    pd.testing.assert_frame_equal(a, b)
+    check = Embedder(CONFIG.model, tmp_path / "cache-ray", backend="onnx")
+    pools = [m.pool(c, OpenContext.new(load_benchmark(demo_dir, DEMO, "full"), demo_dir, tmp_path / "cache-ray"))
+             for c in sweep.cells for m in [c.method_plugin.indexer()] if m is not None]  # fmt: skip
+    assert not check.missing([t for pool in pools for t in pool.indexed])  # every index text came from Ray

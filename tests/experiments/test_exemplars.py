@@ -34,6 +34,7 @@ def test_the_exemplar_option_is_named_in_the_variant_and_changes_the_ranking(ben
     assert rows.loc[("ALL", 1), "option_within_doc_exemplar"] == 4.0
 
 
+@pytest.mark.slow  # embeds the bank with the real model
 def test_a_page_that_may_not_embed_is_told_the_bank_is_not_built(bench, demo_dir, tmp_path) -> None:
     cfg = config(**EXEMPLARS)
     options = cfg.plugin_options("within_doc", WithinDocumentSettings)

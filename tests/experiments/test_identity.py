@@ -268,7 +268,7 @@ def test_built_in_plug_ins_name_no_package(tmp_path: Path) -> None:
     bench = load_benchmark(data, ("d",), "full")
     inputs = cell_inputs(config(bank), OpenContext.new(bench, data, tmp_path / "cache"))
     plugins = inputs.payload["plugins"]
-    assert set(plugins) == {"sac", "doc", "within_doc"}  # type: ignore[arg-type]
+    assert {"sac", "within_doc"} < set(plugins) and "prior" in plugins  # type: ignore[operator]
     assert not any({"package", "source"} & set(entry) for entry in plugins.values())  # type: ignore[attr-defined]
 
 

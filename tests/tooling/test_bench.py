@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
 from sac_core.cli import main
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
@@ -24,6 +26,7 @@ def test_memory_configs_are_the_compare_columns_or_the_baseline_three_times():
     assert [c.method for c in memory_configs(BASE, "baseline-x3")] == ["baseline"] * 3
 
 
+@pytest.mark.slow  # a python process of its own
 def test_loaded_memory_opens_three_saved_copies_in_a_fresh_process(demo_dir: Path, tmp_path: Path):
     bench = load_benchmark(demo_dir, DEMO, "full")
     config = BASE.with_(method="baseline")

@@ -91,6 +91,7 @@ def test_a_changed_results_value_makes_the_check_fail_naming_the_block(tmp_path,
     assert "run `sac docs`" in out
 
 
+@pytest.mark.slow  # mkdocs build, then Chromium
 def test_the_built_site_home_shows_the_dashboard_and_the_headline_above_the_fold(tmp_path):
     """Built offline and strictly, its home page at 1280 px: the Compare screenshot and the headline
     table on the first screen, and not one request to another site."""

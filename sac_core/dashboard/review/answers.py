@@ -98,13 +98,16 @@ def card_anchor(letter: str, rank: int) -> str:
     return anchor(letter, rank)
 
 
-def answer_box_html(column: ColumnAnswer, gold: Collection[tuple[str, int, int]], *, show_gold: bool) -> str:
+def answer_box_html(
+    column: ColumnAnswer, gold: Collection[tuple[str, int, int]], *, show_gold: bool, blind: bool = False
+) -> str:
     """The column's answer box (:func:`~sac_core.dashboard.answers.answer_html`): each citation a link
     to the column's card (:func:`card_anchor`), marked ✓/✗ (a chunk of a gold document or not) only
-    when the reviewer shows gold; hidden, the citations carry no mark and the box no badge but
-    "no citation"."""
+    when the reviewer shows gold. ``blind`` (no preference on this query yet): no verdict at all on
+    the answer (no badge, no "quotes 3 documents", no malformed-answer notice), so the reviewer
+    judges it unprompted (issue 45)."""
     files = {file_path for file_path, _, _ in gold} if show_gold else None
-    return answer_html(column.answer.checked(files), column.letter)
+    return answer_html(column.answer.checked(files), column.letter, verdicts=not blind)
 
 
 def set_answer_label(

@@ -6,7 +6,8 @@ Tables: ``review_sessions`` (what is reviewed: queries, methods, k, the blind-or
 chunk some method retrieved for an item, once, with each method's rank), ``review_labels`` (one
 per chunk and reviewer), ``review_preferences`` (one per item and reviewer), ``review_answers``
 (the answer each column gave for an item, written once from its chunks) and ``review_answer_labels``
-(one per answer and reviewer); who and when on every judgement. A judgement is committed the moment it is given (an upsert on its natural key),
+(one per answer and reviewer), ``review_access`` (who may open a session: its owner's and its
+reviewers' links, hashed); who and when on every judgement. A judgement is committed the moment it is given (an upsert on its natural key),
 so a reload, a server restart or several reviewers at once lose nothing and duplicate nothing. A
 label row may hold a note and no label yet (``label`` NULL): a note is never lost for want of one.
 A session records the data folder it was made on (``folder``, its resolved path), so a page on
@@ -14,8 +15,8 @@ another folder does not open it.
 
 Every statement goes through SQLAlchemy with bound parameters: no SQL is built from strings. The
 schema has a version (``review_meta``): a version-1 database (before ``folder`` and notes without a
-label), a version-2 one (before the answers' tables) or a version-3 one (before an answer's
-``quotes``) is upgraded in place when opened; any other version is refused with a clear error rather than misread. URLs are shown with the password hidden, and error messages are
+label), a version-2 one (before the answers' tables), a version-3 one (before an answer's
+``quotes``) or a version-4 one (before the links of ``review_access``) is upgraded in place when opened; any other version is refused with a clear error rather than misread. URLs are shown with the password hidden, and error messages are
 scrubbed of it.
 """
 
@@ -43,17 +44,34 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
 DB_ENV = "SAC_REVIEW_DB"
-SCHEMA_VERSION = "4"
-UPGRADABLE = ("1", "2", "3")
+SCHEMA_VERSION = "5"
+UPGRADABLE = ("1", "2", "3", "4")
 TIE = "tie"
 
 
 class ReviewError(RuntimeError):
-    """The review database cannot be used (unreachable, another schema version, a bad URL)."""
+    """The review database cannot be used (unreachable, another schema version, a bad URL).
+
+    ``str(error)``: the whole story in one line, for the operator (the CLI, the server log), the
+    URL with its password hidden; :attr:`public`: what a page may show anyone, the database named
+    by its kind only (issue 41: a page showed ``postgresql+psycopg://qauser:***@127.0.0.1:1/sacdb``)."""
+
+    def __init__(self, message: str, public: str) -> None:
+        super().__init__(" ".join(message.split()))  # drivers' messages hold newlines and tabs
+        self.public = public
+
+
+def kind_of(url: str | URL) -> str:
+    """A database by its kind only: "PostgreSQL", "SQLite" (what a page may name)."""
+    try:
+        backend = make_url(url).get_backend_name()
+    except ArgumentError:
+        return "unknown"
+    return {"postgresql": "PostgreSQL", "sqlite": "SQLite"}.get(backend, backend)
 
 
 def now() -> datetime:
@@ -167,6 +185,23 @@ class AnswerLabel(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class Access(Base):
+    """Who may open a session, and as what: its ``owner`` or one ``reviewer`` (``name``: the name
+    their labels are stored under). A link's token is kept only as its SHA-256 (``token_hash``;
+    NULL: no link issued); ``login``: the identity (e-mail) a deployment's login must report to act
+    as this row (``SAC_REVIEW_LOGIN``), NULL when none was given."""
+
+    __tablename__ = "review_access"
+    __table_args__ = (UniqueConstraint("session_id", "role", "name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("review_sessions.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(16))  # "owner" or "reviewer"
+    name: Mapped[str] = mapped_column(String(200))
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    login: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)  # when its link was issued
+
+
 ANSWER_TABLES = (ReviewAnswer.__table__, AnswerLabel.__table__)  # what version 3 added
 
 
@@ -203,12 +238,18 @@ class ReviewDB:
         try:
             parsed = make_url(url)
         except ArgumentError:
-            raise ReviewError(f"{DB_ENV}: not a database URL (e.g. postgresql+psycopg://user@host/db)") from None
+            raise ReviewError(f"{DB_ENV}: not a database URL (e.g. postgresql+psycopg://user@host/db)",
+                              f"The review database is not set up correctly (${DB_ENV} is not a database URL); "
+                              "the server's operator can fix it.") from None  # fmt: skip
         sqlite = parsed.get_backend_name() == "sqlite"
-        if sqlite and parsed.database:
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         kwargs = {"connect_args": {"timeout": 30}} if sqlite else {"pool_pre_ping": True}
-        self.engine: Engine = create_engine(parsed, **kwargs)
+        try:
+            if sqlite and parsed.database:
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(parsed, **kwargs)
+        except (OSError, ArgumentError, NoSuchModuleError) as e:
+            raise ReviewError(f"cannot open the review database {safe_url(url)}: {scrub(str(e), url)}",
+                              self._unusable()) from None  # fmt: skip
         if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -229,11 +270,17 @@ class ReviewDB:
                 raise ReviewError(
                     f"the review database {safe_url(self.url)} has schema version {old}; this "
                     f"sac-dashboard reads version {SCHEMA_VERSION}. Export its labels with the version that "
-                    "wrote them (sac review export) and import them into a new database."
+                    "wrote them (sac review export) and import them into a new database.",
+                    f"The review database ({kind_of(self.url)}) was written by another version of sac-dashboard "
+                    "(its schema version differs); the server's operator can move its labels over.",
                 )
         except OperationalError as e:
             raise ReviewError(f"cannot open the review database {safe_url(self.url)}: "
-                              f"{scrub(str(e.orig), self.url)}") from None  # fmt: skip
+                              f"{scrub(str(e.orig), self.url)}", self._unusable()) from None  # fmt: skip
+
+    def _unusable(self) -> str:
+        return (f"The review database ({kind_of(self.url)}) cannot be opened: it does not answer or refuses the "
+                "connection. The server's log names it and says why; reload this page once it is back.")  # fmt: skip
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -260,7 +307,7 @@ class ReviewDB:
 
 
 def _upgrade(engine: Engine) -> None:
-    """Version 1, 2 or 3 → 4 in one transaction. From 1: sessions get ``folder`` (unknown for old
+    """Version 1, 2, 3 or 4 → 5 in one transaction. From 4: the links' table (``review_access``). From 1: sessions get ``folder`` (unknown for old
     ones) and a label may be NULL (a note alone; SQLite cannot drop NOT NULL, so it copies the labels
     into a new table). From 2 (and 1): the answers' two tables are created. From 3: answers get
     ``quotes`` (NULL for those stored before: found in their text when shown)."""
@@ -272,7 +319,7 @@ def _upgrade(engine: Engine) -> None:
             _upgrade_labels_from_1(engine, conn)
         if meta == "3":
             conn.execute(text("ALTER TABLE review_answers ADD COLUMN quotes JSON"))
-        for table in ANSWER_TABLES:
+        for table in (*ANSWER_TABLES, Access.__table__):  # version 5 added the links (no session has one yet)
             table.create(conn, checkfirst=True)  # type: ignore[attr-defined]
         conn.execute(update(Meta).where(Meta.key == "schema_version").values(value=SCHEMA_VERSION))
 

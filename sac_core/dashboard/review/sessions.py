@@ -294,6 +294,19 @@ def item_view(db: ReviewDB, session_id: int, position: int, reviewer: str) -> It
         )  # fmt: skip
 
 
+def label_next(
+    db: ReviewDB, session_id: int, position: int, reviewer: str, label: str, *, gold_shown: bool = False
+) -> int | None:
+    """A label key pressed: ``label`` for the first chunk of the query at ``position`` that this
+    reviewer has not labelled yet, as stored now (column A first; its note kept); its id, or None
+    when every chunk is labelled. Two presses label two chunks, whatever the page showed between."""
+    target = item_view(db, session_id, position, reviewer).unlabelled
+    if target is None:
+        return None
+    set_label(db, target.chunk_id, reviewer, label, gold_shown=gold_shown)
+    return target.chunk_id
+
+
 @dataclass(frozen=True)
 class Progress:
     items: int

@@ -9,7 +9,7 @@ import re
 import pandas as pd
 
 from ..labels import ANSWER_LABEL_NAMES, ANSWER_LABELS
-from ..wording import DASH, missing, pct, pct_pm
+from ..wording import DASH, missing, pct
 from .db import TIE
 from .sessions import ItemView
 
@@ -39,17 +39,23 @@ def by_method_shown(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def win_rates_shown(table: pd.DataFrame) -> pd.DataFrame:
-    """:func:`~.results.win_rates` in words: the share preferred in percent ± half its 95 % Wilson interval."""
+    """:func:`~.results.win_rates` in words: how often preferred, in percent, and the 95 % Wilson
+    interval as a range ("60 % (31–83 %)"; issue 45: "60.0 % ± 26.0" raised questions)."""
     return pd.DataFrame(
         {
             "preferred": ["a tie" if c == TIE else c for c in table["choice"]],
-            "times": table["wins"],
-            "of": table["of"],
-            "share (± half the 95 % interval)": [
-                pct_pm(s, lo, hi) for s, lo, hi in zip(table["share"], table["ci_low"], table["ci_high"])
+            "on": [f"{w} of {n} queries" for w, n in zip(table["wins"], table["of"])],
+            "share (95 % confidence)": [
+                _range(s, lo, hi) for s, lo, hi in zip(table["share"], table["ci_low"], table["ci_high"])
             ],
         }
     )
+
+
+def _range(share: float, low: float, high: float) -> str:
+    if missing(share):
+        return DASH
+    return f"{round(share * 100)} % ({round(low * 100)}–{round(high * 100)} %)"
 
 
 def answers_by_method_shown(table: pd.DataFrame) -> pd.DataFrame:

@@ -24,21 +24,40 @@ from sqlalchemy import select
 
 from ...engine.answers import Answer, Citation
 from ...engine.data import csv_bytes
+from ..labels import ANSWER_LABEL_NAMES, LABEL_NAMES
 from .answers import answer_of, citation_rows, quote_rows, set_answer_label, store_answer
-from .db import ReviewAnswer, ReviewChunk, ReviewDB, ReviewItem
+from .db import TIE, ReviewAnswer, ReviewChunk, ReviewDB, ReviewItem
 from .results import answer_label_table, label_table, preference_table
 from .sessions import SessionError, session_by_name, set_label, set_preference
+from .words import retrieved_by
 
 FIELDS = ("kind", "session", "position", "query_id", "query", "methods", "file_path", "start", "end", "gold_chars",
           "method", "answer", "citations", "answerer", "answer_problem", "answer_quotes",
-          "reviewer", "label", "choice", "note", "gold_shown", "at")  # fmt: skip
+          "reviewer", "label", "choice", "note", "gold_shown", "at", "label_in_words", "retrieved_by")  # fmt: skip
 
 
-def rows(db: ReviewDB, name: str) -> Iterator[dict]:
-    """Every label, then every answer label, then every preference, of session ``name``; each with
-    every field of :data:`FIELDS` (None where it does not apply)."""
+def rows(db: ReviewDB, name: str, reviewer: str | None = None) -> Iterator[dict]:
+    """Every label, then every answer label, then every preference, of session ``name`` (of one
+    ``reviewer`` only when given); each with every field of :data:`FIELDS` (None where it does not apply)."""
     for row in _rows(db, name):
-        yield {field: row.get(field) for field in FIELDS}
+        if reviewer is None or row["reviewer"] == reviewer:
+            yield {field: row.get(field) for field in FIELDS} | _in_words(row)
+
+
+def _in_words(row: dict) -> dict[str, str | None]:
+    """What a person reads in a spreadsheet (issue 45: ``right_document``, ``{"Baseline": 1}``): the
+    label in words, and which methods retrieved the chunk (at which rank) or gave the answer."""
+    names = LABEL_NAMES if row["kind"] == "label" else ANSWER_LABEL_NAMES
+    label = row.get("label")
+    if row["kind"] == "label":
+        by = retrieved_by(row["methods"])
+    elif row["kind"] == "answer_label":
+        by = f"the answer of {row['method']}"
+    else:
+        by = None
+    choice = row.get("choice")
+    words = names.get(label) if isinstance(label, str) else ("a tie" if choice == TIE else choice)
+    return {"label_in_words": words, "retrieved_by": by}
 
 
 def _rows(db: ReviewDB, name: str) -> Iterator[dict]:
@@ -65,9 +84,9 @@ def _rows(db: ReviewDB, name: str) -> Iterator[dict]:
                "choice": r.choice, "note": "", "gold_shown": bool(r.gold_shown), "at": r.at.isoformat()}  # fmt: skip
 
 
-def export_bytes(db: ReviewDB, name: str, fmt: str) -> tuple[bytes, int]:
-    """Session ``name`` as CSV or JSONL (``fmt``), and the number of rows."""
-    data = list(rows(db, name))
+def export_bytes(db: ReviewDB, name: str, fmt: str, reviewer: str | None = None) -> tuple[bytes, int]:
+    """Session ``name`` (one ``reviewer``'s rows only when given) as CSV or JSONL (``fmt``), and the number of rows."""
+    data = list(rows(db, name, reviewer))
     if fmt == "csv":
         frame = pd.DataFrame(data, columns=list(FIELDS))
         for column in ("methods", "citations", "answer_quotes"):  # JSON in a cell (empty where there is none)

@@ -118,6 +118,19 @@ class Embedder:
         """Whether every text's vector is in the cache already (encoding them embeds nothing)."""
         return all(text_key(self.model, t, self.backend, self.weights) in self.cache for t in texts)
 
+    def missing(self, texts: Sequence[str]) -> dict[str, str]:
+        """``cache key → text`` of the distinct texts whose vector is not cached yet (nothing is read)."""
+        keys = {text_key(self.model, t, self.backend, self.weights): t for t in texts}
+        return {key: text for key, text in keys.items() if key not in self.cache}
+
+    def fill(self, texts: Sequence[str], *, progress: bool = True, desc: str = "embedding") -> int:
+        """Put every text's vector in the cache (nothing returned, nothing read back): what a run
+        embeds ahead of its work. Returns how many texts the model encoded now."""
+        missing = self.missing(texts)
+        if missing:
+            self._fill(missing, {}, progress=progress, desc=desc, on_progress=None)
+        return len(missing)
+
     def encode(
         self,
         texts: Sequence[str],

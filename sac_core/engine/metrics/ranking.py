@@ -18,6 +18,10 @@ import warnings
 from collections.abc import Collection, Mapping, Sequence
 
 RANX_METRICS = {"hit": "hit_rate", "mrr": "mrr", "ndcg": "ndcg"}  # our name → ranx's
+# ranx's numba kernels are compiled for the width of the longest document id (fixed-width strings), and
+# each new width is compiled anew (about a minute) in every process whose disk cache lacks it. Documents
+# go to ranx as labels of one width, so one compiled set serves every run (`make setup` compiles it).
+LABEL_DIGITS = 9
 
 
 def ranked_documents(retrieved_files: Sequence[str]) -> list[str]:
@@ -57,11 +61,14 @@ def ranx_scores(
     {"hit", "mrr", "ndcg"}``. A query missing from ``retrieved`` retrieved nothing (all 0)."""
     import ranx  # loaded here: importing it and its compiled kernels takes seconds (see the module docstring)
 
+    labels: dict[str, str] = {}  # document → its label: only a name, so the metrics are the same
+    label = lambda doc: labels.setdefault(doc, f"{len(labels):0{LABEL_DIGITS}d}")
     ids = [qid for qid in gold if gold[qid]]
-    qrels = ranx.Qrels({qid: {doc: 1 for doc in gold[qid]} for qid in ids})
+    qrels = ranx.Qrels({qid: {label(doc): 1 for doc in gold[qid]} for qid in ids})
     out: dict[tuple[str, int], dict[str, float]] = {}
     for k in ks:
-        rows = {qid: document_run(list(retrieved.get(qid, ())), k) for qid in ids}
+        ranked = {qid: document_run(list(retrieved.get(qid, ())), k) for qid in ids}
+        rows = {qid: {label(doc): score for doc, score in docs.items()} for qid, docs in ranked.items()}
         rows = {qid: docs for qid, docs in rows.items() if docs}  # ranx fills in the others (nothing retrieved)
         if not rows:  # ranx cannot build an empty run
             out.update({(qid, k): dict.fromkeys(RANX_METRICS, 0.0) for qid in ids})

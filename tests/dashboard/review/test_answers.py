@@ -15,7 +15,16 @@ from sqlalchemy.engine import make_url
 from sac_core.dashboard import compare
 from sac_core.dashboard import review as rv
 from sac_core.dashboard.review.answers import store_answer
-from sac_core.dashboard.review.db import AnswerLabel, Base, Label, Meta, Preference, ReviewAnswer, ReviewItem
+from sac_core.dashboard.review.db import (
+    SCHEMA_VERSION,
+    AnswerLabel,
+    Base,
+    Label,
+    Meta,
+    Preference,
+    ReviewAnswer,
+    ReviewItem,
+)
 from sac_core.engine.answers import Answer, Citation, ExtractiveAnswerer
 from sac_core.engine.answers.types import cite as cite_text
 from sac_core.engine.data import load_benchmark
@@ -251,7 +260,7 @@ def test_a_version_2_database_is_upgraded_in_place_and_keeps_its_judgements(db_u
     _v2_database(db_url)
     db = rv.ReviewDB(db_url)
     with db.session() as s:
-        assert s.get(Meta, "schema_version").value == "4"
+        assert s.get(Meta, "schema_version").value == SCHEMA_VERSION == "5"
         assert s.scalar(select(func.count()).select_from(Preference)) == 1
     assert {"review_answers", "review_answer_labels"} <= set(inspect(db.engine).get_table_names())
     view = rv.item_view(db, 1, 0, "alice")
@@ -363,7 +372,7 @@ def test_a_version_3_database_gets_quotes_and_shows_its_old_answers_quoted(db_ur
     engine.dispose()
     db = rv.ReviewDB(db_url)
     with db.session() as s:
-        assert s.get(Meta, "schema_version").value == "4"
+        assert s.get(Meta, "schema_version").value == SCHEMA_VERSION == "5"
     view = rv.item_view(db, 1, 0, "alice")
     answers = {a.letter: a for a in rv.column_answers(db, view, {1: "Delaware law.", 2: "Paris."}, FixedAnswerer)}
     old = next(a for a in answers.values() if a.answer.text.startswith("“SCHEDULE"))

@@ -20,12 +20,12 @@ def test_by_method_in_words_and_percent():
     assert shown.iloc[1].tolist() == ["SAC", 0, "—", "—", 0]  # never "None" nor "nan"
 
 
-def test_win_rates_with_half_the_wilson_interval():
+def test_win_rates_with_the_wilson_interval_as_a_range():
     table = pd.DataFrame({"choice": ["Baseline", rv.TIE], "wins": [3, 1], "of": [4, 4], "share": [0.75, 0.25],
                           "ci_low": [0.30, 0.05], "ci_high": [0.95, 0.70]})  # fmt: skip
     shown = rv.win_rates_shown(table)
-    assert list(shown.columns) == ["preferred", "times", "of", "share (± half the 95 % interval)"]
-    assert shown.iloc[0].tolist() == ["Baseline", 3, 4, "75.0% ± 32.5"]
+    assert list(shown.columns) == ["preferred", "on", "share (95 % confidence)"]
+    assert shown.iloc[0].tolist() == ["Baseline", "3 of 4 queries", "75 % (30–95 %)"]
     assert shown.iloc[1, 0] == "a tie"
 
 

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from sac_core.dashboard import compare
 from sac_core.dashboard import review as rv
-from sac_core.dashboard.review.db import Base, Label, Meta, Preference, ReviewChunk, ReviewItem
+from sac_core.dashboard.review.db import SCHEMA_VERSION, Base, Label, Meta, Preference, ReviewChunk, ReviewItem
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import RunConfig, Workspace
@@ -306,7 +306,7 @@ def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_labels(db_url):
     _v1_schema(db_url)
     db = rv.ReviewDB(db_url)
     with db.session() as s:
-        assert s.get(Meta, "schema_version").value == "4"
+        assert s.get(Meta, "schema_version").value == SCHEMA_VERSION == "5"
     (old,) = db.sessions()
     assert old.folder is None and rv.session_choice([old], Path("/anywhere")).unknown == {"old"}
     assert rv.session_choice([old], Path("/anywhere")).index == 0  # it may be this folder's: offered first
@@ -335,3 +335,19 @@ def test_a_reviewed_document_is_read_once_per_version_of_its_file(tmp_path):
     path.write_text("The term is six years.", encoding="utf-8")
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))  # a later edit
     assert rv.document_text(tmp_path, "nda/a.txt") == "The term is six years."
+
+
+def test_a_label_key_labels_the_first_chunk_not_labelled_as_stored_now(db_url, workspace):
+    """Issue 41: two presses label two chunks, whatever the page showed between them; a typed note stays."""
+    db = rv.ReviewDB(db_url)
+    sid = _session(db, workspace, size=1)
+    chunks = [c.chunk_id for c in rv.item_view(db, sid, 0, "alice").chunks]
+    rv.set_note(db, chunks[0], "alice", "typed first")
+    assert rv.label_next(db, sid, 0, "alice", "relevant") == chunks[0]
+    assert rv.label_next(db, sid, 0, "alice", "partly") == chunks[1]
+    labels = rv.item_view(db, sid, 0, "alice").labels
+    assert labels[chunks[0]] == ("relevant", "typed first") and labels[chunks[1]] == ("partly", "")
+    for _ in chunks[2:]:
+        rv.label_next(db, sid, 0, "alice", "cant_tell")
+    assert rv.label_next(db, sid, 0, "alice", "relevant") is None  # every chunk labelled: nothing changes
+    assert rv.item_view(db, sid, 0, "bob").labels == {}  # another reviewer's rows untouched

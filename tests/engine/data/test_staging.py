@@ -78,6 +78,7 @@ def test_a_folder_that_cannot_be_written_is_one_line_before_any_work(demo_dir, t
         pytest.fail("the block must not run")
 
 
+@pytest.mark.slow  # a child process of `sac idnames`
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process")
 def test_ctrl_c_during_sac_idnames_leaves_no_folder_and_the_rerun_succeeds(demo_dir, tmp_path):
     """The issue's steps with a real SIGINT, sent while the copy is being written (a slow link)."""

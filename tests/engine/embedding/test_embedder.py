@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from sac_core.engine import store
 from sac_core.engine.embedding import (
@@ -24,6 +25,7 @@ def test_cache_key_is_model_and_exact_text():
     assert text_key(DEFAULT_MODEL, "a") != text_key("other/model", "a")
 
 
+@pytest.mark.slow  # the real model
 def test_vectors_are_unit_length_and_never_encoded_twice(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the packaged model must not need a hub
     texts = ["Governing law is New York.", "Return within 30 days.", "Governing law is New York."]
@@ -40,6 +42,7 @@ def test_vectors_are_unit_length_and_never_encoded_twice(tmp_path, monkeypatch):
     assert float(again[0] @ again[1]) < float(again[0] @ again[2])
 
 
+@pytest.mark.slow  # the real model
 def test_onnx_backend_gives_the_same_vectors_under_its_own_cache_key(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     texts = ["The Receiving Party shall return all Confidential Information.", "Governing law: Delaware."]
@@ -51,6 +54,7 @@ def test_onnx_backend_gives_the_same_vectors_under_its_own_cache_key(tmp_path, m
     assert text_key(DEFAULT_MODEL, "x", "onnx") != text_key(DEFAULT_MODEL, "x")
 
 
+@pytest.mark.slow  # the real model
 def test_int8_backend_is_close_to_the_float_model_and_cached_apart(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     texts = ["The Receiving Party shall return all Confidential Information.", "Governing law: Delaware."]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -37,3 +38,17 @@ def test_ranx_equals_the_definitions(queries: list[tuple[set[str], list[str]]]) 
             top = retrieved[qid][:k]
             want = {"hit": hit(top, gold[qid]), "mrr": mrr(top, gold[qid]), "ndcg": ndcg(top, gold[qid], k)}
             assert got[qid, k] == pytest.approx(want, abs=1e-9)
+
+
+def test_document_ids_of_any_length_reach_ranx_in_one_width() -> None:
+    """ranx compiles its kernels once per width of the document ids it is given (a minute each, in
+    every fresh process): paths of any length give one width, the one `make setup` compiles."""
+    from ranx.data_structures import common
+
+    short = ranx_scores({"q": {"a.txt"}}, {"q": ["b.txt", "a.txt"]}, (2,))
+    long = ranx_scores(
+        {"q": {"cuad/" + "a" * 60 + ".txt"}}, {"q": ["maud/" + "b" * 90 + ".txt", "cuad/" + "a" * 60 + ".txt"]}, (2,)
+    )
+    assert short == long == {("q", 2): {"hit": 1.0, "mrr": 0.5, "ndcg": pytest.approx(1 / math.log2(3))}}
+    widths = {w for sig in common.create_and_sort.signatures for w in re.findall(r"UnicodeCharSeq\((\d+)\)", str(sig))}
+    assert widths == {"9"}
