@@ -22,10 +22,11 @@ from sac_core.engine.data import available_datasets, write_csv
 from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import METHODS, Method, OpenContext, Opened, Preset, RunConfig, Sweep, option, run_sweep
 from sac_core.experiments.cells import SweepFolder
-from sac_core.experiments.sweep import significance
+from sac_core.experiments.sweep import load_sweep, significance
 
 TIMEOUT = 240
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
 
 
 def _app(page: str) -> AppTest:
@@ -184,6 +185,32 @@ def test_open_in_compare_asks_first_says_the_total_and_offers_the_smaller_protoc
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key=f"cmp_query::{query.split('/')[0]}").value == query
     assert "".join(m.value for m in at.main.markdown).count('<div class="sac-hit ') == 3 * 8  # on full, at once
+
+
+def test_curves_opens_on_the_headline_sweep_with_its_four_methods_together(env, demo_dir, tmp_path, monkeypatch):
+    """Point 4: the committed sweep file's cells (sweeps/headline-lbr-mini.toml, on the demo's datasets,
+    metrics made up) beside the full grid: the page opens on the headline, its four methods on one chart."""
+    sweep = load_sweep(ROOT / "sweeps" / "headline-lbr-mini.toml")
+    configs = [c.with_(datasets=("demo_nda",)) for c in sweep.cells]
+    results, per_query = sweep_tables(configs)
+    folder = SweepFolder(tmp_path / "results" / sweep.name)
+    folder.path.mkdir(parents=True)
+    write_csv(results, folder.results)
+    write_csv(per_query, folder.per_query)
+    (tmp_path / "results" / "lbr-mini-grid").symlink_to(ROOT / "results" / "lbr-mini-grid")
+    monkeypatch.setenv("SAC_RESULTS_DIR", str(tmp_path / "results"))
+    monkeypatch.setenv("SAC_DATA_DIR", str(demo_dir))  # a data folder: the committed sweeps first, not the demo's
+    at = _app("app_pages/curves.py")
+    assert at.selectbox(key="curves_sweep").value.name == "headline-lbr-mini"  # was lbr-mini-grid
+    methods = next(m for m in at.multiselect if m.label == "Methods")
+    four = ["Baseline", "SAC generic", "SAC expert", tune.tune_methods(RunConfig())["recommended"]]
+    assert four[-1].startswith("Recommended") and sorted(methods.options) == sorted(four) and len(methods.value) == 4
+    legend = {t["name"] for t in _plotly(at)[0]["data"] if t.get("mode") == "lines+markers"}
+    assert legend == set(four)  # one chart, the four together
+
+    shutil.rmtree(folder.path)  # not computed yet: the page opens on the full grid, as before
+    at = _app("app_pages/curves.py")
+    assert at.selectbox(key="curves_sweep").value.name == "lbr-mini-grid"
 
 
 # --------------------------------------------------------------------------- Tune

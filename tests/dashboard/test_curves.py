@@ -165,10 +165,14 @@ def test_selector_options_and_defaults_prefer_the_papers_main_setting():
     assert curves.default_choices({"chunk_size": [200, 800]}) == {"chunk_size": 200}
 
 
-def test_the_page_opens_on_the_full_grid_when_present(tmp_path):
-    folders = [curves.SweepFolder(n, tmp_path / n) for n in ("backend-check", "lbr-mini", "lbr-mini-grid")]
-    assert curves.default_sweep(folders) == 2
-    assert curves.default_sweep(folders[:2]) == 0
+def test_the_page_opens_on_the_headline_sweep_else_the_full_grid(tmp_path):
+    """Issue 45, point 4: Curves opens on headline-lbr-mini (the four methods together) when it is there."""
+    names = ("backend-check", "headline-lbr-mini", "lbr-mini", "lbr-mini-grid")
+    folders = [curves.SweepFolder(n, tmp_path / n) for n in names]
+    assert curves.default_sweep(folders) == 1
+    without = [f for f in folders if f.name != "headline-lbr-mini"]  # not computed yet: the grid, as before
+    assert curves.default_sweep(without) == 2
+    assert curves.default_sweep(without[:2]) == 0
     assert curves.default_sweep([]) == 0
 
 
