@@ -12,6 +12,7 @@ import click
 from ..engine.data import load_benchmark, write_csv
 from ..engine.embedding import Embedders
 from ..engine.retrieval.sentences import MAX_SENTENCE_CHARS
+from ..engine.summaries import SummaryConfig
 from ..experiments import (
     METHODS,
     OpenContext,
@@ -29,6 +30,7 @@ from ..experiments.executors import embed_ahead
 from ..experiments.index_store import embed_queries
 from ..experiments.methods import with_bank
 from ..experiments.sentence_store import open_sentences
+from ..experiments.settings import OPTION_PREFIX, SUMMARY_PREFIX
 from .options import (
     DATA,
     EXECUTION,
@@ -179,17 +181,40 @@ def _build_index(name: str, config: RunConfig, ctx: OpenContext, params: dict[st
 
 
 @click.command("presets")
-@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR; without one: the defaults)")
+@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR; without one: with its LLM summaries)")
 def presets_command(**params: Any) -> int:
     """List the named methods: the key `sac evaluate --preset` and Compare take, what each runs."""
     data_dir = optional_data_dir(params)
-    base = run_config({"datasets": "all"}, data_dir) if data_dir else RunConfig()
+    if data_dir:
+        base = run_config({"datasets": "all"}, data_dir)
+    else:  # as on LegalBench-RAG, whose summaries/llm.jsonl the SAC presets read
+        base = RunConfig(summary=SummaryConfig(provider="file"))
+        say(
+            "No data folder (--data or $SAC_DATA_DIR): the presets as they run on LegalBench-RAG, with the LLM "
+            "summaries of its summaries/llm.jsonl. On a folder without that file, sac-generic runs SAC on "
+            "extractive summaries (SAC extractive) and sac-expert is not offered."
+        )
     entries = catalogue(base)
     width = max(map(len, entries), default=0)
     for key, preset in entries.items():
         mark = " (a default Compare column)" if preset.default else ""
-        print(f"{key:<{width}}  {preset.title}{mark}\n{'':<{width}}  {preset.config.variant}")
+        runs = " · ".join([preset.config.variant, *_beyond_variant(preset.config, base)])
+        print(f"{key:<{width}}  {preset.title}{mark}\n{'':<{width}}  {runs}")
     return 0
+
+
+def _beyond_variant(config: RunConfig, base: RunConfig) -> list[str]:
+    """The settings a preset changes that its variant id does not name (``semantic_weight 0.5``: the
+    hybrid baseline's id is ``baseline``); the method, summaries and plug-in options are in the id."""
+    named = ("method", "variant", "stages")
+    mine, theirs = config.columns(), base.columns()
+    return [
+        f"{column} {value}"
+        for column, value in mine.items()
+        if column not in named
+        and not column.startswith((OPTION_PREFIX, SUMMARY_PREFIX))
+        and value != theirs.get(column)
+    ]
 
 
 COMMANDS = (evaluate_command, index_command, presets_command)
