@@ -14,10 +14,12 @@ def test_a_plan_names_the_switch_the_indexes_to_build_and_their_total_time(demo_
     s = state.Settings(state.resolve_data_source(str(demo_dir), tmp_path), tmp_path, "full", datasets, "file", 150)
     bench = load_benchmark(demo_dir, datasets, "lbr-mini")
     plan = curve_open.open_plan(s, "lbr-mini", datasets, bench)
-    assert plan.switch and not plan.ready and plan.missing == ("Baseline", "SAC generic", "SAC expert")
-    assert plan.indexes == 3 and plan.texts == 3 * tune.estimated_chunks(bench, 500)  # nothing saved in this cache
+    assert plan.switch and not plan.ready and plan.missing[:2] == ("Baseline", "SAC generic")
+    assert plan.missing[2].startswith("Recommended")  # the default columns (issue 45)
+    # nothing saved in this cache; Recommended ranks the baseline's index: two indexes to build
+    assert plan.indexes == 2 and plan.texts == 2 * tune.estimated_chunks(bench, 500)
     said = plan.describe("full")
-    assert said.startswith("switches the sidebar's protocol from full to lbr-mini and builds 3 indexes first (for ")
+    assert said.startswith("switches the sidebar's protocol from full to lbr-mini and builds 2 indexes first (for ")
     assert re.search(rf"about {plan.texts:,} texts to embed, about \d+ (s|min) in all at about 50 texts/s", said)
     assert "sac index --protocol lbr-mini" in said
     same = curve_open.open_plan(s, "full", datasets, load_benchmark(demo_dir, datasets, "full"), ["baseline"])

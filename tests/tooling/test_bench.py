@@ -21,8 +21,8 @@ BASE = RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider=
 
 def test_memory_configs_are_the_compare_columns_or_the_baseline_three_times():
     compare = memory_configs(BASE, "compare")
-    assert [(c.method, c.summary.prompt) for c in compare[1:]] == [("sac", "generic"), ("sac", "expert")]
-    assert compare[0].method == "baseline"
+    assert [c.method for c in compare] == ["baseline", "sac", "baseline"] and compare[1].summary.prompt == "generic"
+    assert not compare[0].options and compare[2].options  # the baseline, then Recommended: its stages' options
     assert [c.method for c in memory_configs(BASE, "baseline-x3")] == ["baseline"] * 3
 
 
@@ -89,7 +89,7 @@ def test_the_first_paint_part_opens_compare_on_fresh_servers_cold_and_warmed(mon
     monkeypatch.delenv("SAC_DATA_DIR", raising=False)
     assert "first-paint" in bench_parts("all")
     assert main(["bench", "--parts", "first-paint", "--cache-dir", str(tmp_path)]) == 0
-    path = "/?cols=baseline,sac-generic,sac-expert"
+    path = "/?cols=baseline,sac-generic,recommended"
     assert opened == [(path, False)] * 3 + [(path, True)] * 3
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("(r)")]
     assert len(lines) == 2 and all("1.25, 1.25, 1.25 s (target ≤ 2 s" in line for line in lines)
