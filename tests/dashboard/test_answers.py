@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sac_core.dashboard import answers
-from sac_core.dashboard.text import WORD_JOINER
+from sac_core.dashboard.text import WORD_JOINER, ZERO_WIDTH_SPACE
 from sac_core.engine.answers import Excerpt, ExtractiveAnswerer, has_content
 from sac_core.engine.answers.types import cite
 from sac_core.engine.retrieval.sentences import sentence_spans
@@ -37,7 +37,7 @@ def shown_text(box: str) -> tuple[str, list[tuple[str | None, str]]]:
     links = [(m.group(1), html.unescape(m.group(2))) for m in LINK.finditer(body)]
     plain = LINK.sub("[LINK]", body).replace("<br>", "\n")
     assert "<" not in plain and ">" not in plain  # no markup of the document's own survives escaping
-    return html.unescape(plain).replace(WORD_JOINER, ""), links
+    return html.unescape(plain).replace(WORD_JOINER, "").replace(ZERO_WIDTH_SPACE, ""), links  # invisible: break marks
 
 
 def _excerpts(text: str) -> tuple[Excerpt, ...]:
