@@ -35,8 +35,8 @@ def test_each_signal_is_a_stage_of_its_own_and_they_share_the_index() -> None:
     assert cols["stages"] == "split,prior,doc_bm25,gate"  # a column of its own, never read out of the variant
     assert cols["summary_provider"] == "file"  # the document summaries it embeds are part of the method
     assert plain.columns()["summary_provider"] is None and plain.columns()["stages"] == ""
-    assert {s.name for s in SIGNALS} == {"split", "prior", "doc_bm25", "doc_names", "gate", "route", "sections",
-                                          "entities", "expansion", "rerank"}  # fmt: skip
+    assert {s.name for s in SIGNALS} == {"split", "prior", "doc_bm25", "doc_names", "doc_profile", "gate", "route",
+                                          "sections", "entities", "expansion", "rerank"}  # fmt: skip
 
 
 def test_routing_without_a_prior_reads_the_document_summaries() -> None:
