@@ -79,6 +79,8 @@ for col, r in zip(st.columns(len(results)), results):
                     help=None if delta is None else "change against the baseline, in percentage points",
                     width="content",
                 )
+        if doubt := answers.doubt_sentence(r.doubt):  # two documents about equally likely: say which
+            st.warning(views.md(doubt))
         slots.append(st.empty())  # the answer, written once every column's chunks are on the page
         gold = query.gold if query is not None else ()
         flags = r.gold_document if query is not None else None

@@ -33,6 +33,7 @@ class ColumnResult:
     gold_document: list[bool]  # per hit: is its document a gold document of the query?
     metrics: dict[str, float] | None  # DRM, precision, recall, ... at k; None for free text
     summaries: dict[str, str]  # summary prepended to each involved document's chunks ({} without summaries)
+    doubt: tuple[str, str] | None = None  # two documents the query could equally mean (Ranker.document_doubt)
 
 
 class Workspace:
@@ -128,7 +129,8 @@ class Workspace:
             metrics = score_query(as_spans(hits), query, k, col.config.metric_mode) if query else None
             involved = {h.chunk.file_path for h in hits} | set(gold_files)
             summaries = {fp: s for fp, s in self.summaries[col.name].items() if fp in involved}
-            out.append(ColumnResult(col, hits, [h.chunk.file_path in gold_files for h in hits], metrics, summaries))
+            flags = [h.chunk.file_path in gold_files for h in hits]
+            out.append(ColumnResult(col, hits, flags, metrics, summaries, ranker.document_doubt(text)))
         return out
 
     def embedders(self) -> list[Embedder]:
