@@ -39,7 +39,7 @@ format: setup
 # a process, a server, AppTest) fails (tests/conftest.py), then the slow (integration) tests.
 test: lint docs-check
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
-	$(PY) -m pytest -q -n 2 --dist loadfile -m slow
+	$(PY) -m pytest -q -n 2 --dist loadfile -m slow --durations=25
 
 test-fast: setup
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"

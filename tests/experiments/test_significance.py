@@ -44,3 +44,26 @@ def test_compare_methods_and_flips():
     assert table.loc["drm", "mean_b"] == pytest.approx(1 / 3)
     flips = flipped_queries(per_query, "base", "sac", "drm", 1)
     assert flips["query_id"].tolist() == ["q0"] and flips["change"].tolist() == [-1.0]
+
+
+@pytest.mark.parametrize("n", [4, 9, 13])
+def test_enumerated_flips_give_scipys_exact_p_value(n):
+    # at most 10,000 sign patterns: both enumerate every one, so the p-values are equal
+    from scipy import stats
+
+    diff = np.random.default_rng(n).normal(0.3, 1.0, n)
+    ours = permutation_test(np.zeros(n), diff).p_value
+    mean = lambda x, axis: np.mean(x, axis=axis)
+    theirs = stats.permutation_test((diff,), mean, permutation_type="samples", vectorized=True).pvalue
+    assert ours == pytest.approx(theirs, rel=1e-12)
+
+
+def test_random_flips_agree_with_scipy_within_their_sampling_error():
+    from scipy import stats
+
+    diff = np.random.default_rng(7).normal(0.03, 0.5, 776)
+    ours = permutation_test(np.zeros(776), diff).p_value
+    mean = lambda x, axis: np.mean(x, axis=axis)
+    theirs = stats.permutation_test((diff,), mean, permutation_type="samples", vectorized=True, random_state=0).pvalue
+    assert abs(ours - theirs) < 4 * np.sqrt(theirs * (1 - theirs) / 10_000) * 2  # two independent estimates
+    assert ours == permutation_test(np.zeros(776), diff).p_value  # seeded: the same on every call
