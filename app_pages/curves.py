@@ -34,6 +34,12 @@ def _load(folder: curves.SweepFolder) -> pd.DataFrame:
     return _results(folder, tuple((str(p), p.stat().st_mtime) for p in folder.tables))
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _means(shown: pd.DataFrame, _per_query: pd.DataFrame | None, stamp: tuple) -> pd.DataFrame:
+    """Means over k with their intervals, once per selection (a whole-benchmark sweep: about a second)."""
+    return curves.mean_over_k(shown, per_query=_per_query)
+
+
 def _demo_sweep_button() -> None:
     st.markdown(
         "Or run a small sweep on the demo corpus here (baseline and SAC, chunk 300 and 500; "
@@ -163,7 +169,8 @@ st.download_button(
 st.subheader("Mean over k, beside the paper")
 mean_ds = st.selectbox("Dataset", curves.dataset_order(shown["dataset"].tolist()), key="curves_mean_ds")
 per_query = _read(sweep.per_query) if sweep.per_query.is_file() else None
-means = curves.mean_over_k(shown[shown["dataset"] == mean_ds], per_query=per_query)
+stamp = (str(sweep.per_query), sweep.per_query.stat().st_mtime) if per_query is not None else ()
+means = _means(shown[shown["dataset"] == mean_ds], per_query, stamp)
 refs_mean = paper.matching(chunk, chars, weight, k=None) if mean_ds == "ALL" else []
 left, right = st.columns([3, 2])
 left.plotly_chart(curve_views.means_figure(means, refs_mean, names=method_names), width="stretch")
@@ -210,7 +217,7 @@ if sweep.significance.is_file() or sweep.per_query.is_file():
         k_values = sorted(shown["k"].unique().tolist())
         k = pick[3].selectbox("k", k_values, index=k_values.index(8) if 8 in k_values else 0, key="curves_fk")
         try:
-            table = curves.flipped(_read(sweep.per_query), shown, a, b, metric, int(k))
+            table = curves.flipped(per_query, shown, a, b, metric, int(k))
         except ValueError as e:
             st.error(views.md(e))
             st.stop()

@@ -120,29 +120,46 @@ def _create(db: rv.ReviewDB, ws: compare.Workspace, plan: rv.SessionPlan, review
     st.rerun()
 
 
-def _seed(key: str, value: object) -> object:
-    """Put the stored ``value`` into widget ``key`` before it is drawn, at every page run: the browser
-    is then sent it (a widget drawn again after a run without it, e.g. after a switch of the Mode or
-    Skip and Back, would otherwise show its default while the server kept the old value, and the next
-    click sent that default for every such widget: issue 41). What was seeded is given to the
-    widget's callback as ``shown``."""
-    st.session_state[key] = value
+SHOWN = "rv_shown"  # session state: widget base key → (generation, the value its widget shows)
+_NEVER = object()  # no widget drawn yet
+
+
+def _key(base: str, stored: object) -> str:
+    """The key of the widget that shows ``stored`` under ``base`` (a label, a note, a preference).
+
+    The server never changes a widget the browser holds (a value pushed into it would reach the browser
+    after an edit made there meanwhile, and the next event would send the old value back as if the
+    reviewer had typed it: issue 41). A widget keeps its key while what is stored is what it shows, the
+    value it was drawn with or the one the reviewer gave it; when the stored value changed elsewhere (a
+    key press, the chunk's copy in another column, another tab) a new widget, with a new key, is drawn
+    with it. So a widget's value changes only when the reviewer changes it, and its callback writes it."""
+    shown: dict[str, tuple[int, object]] = st.session_state.setdefault(SHOWN, {})
+    generation, value = shown.get(base, (0, _NEVER))
+    if value != stored:
+        generation += 1
+        shown[base] = (generation, stored)
+    return f"{base}::{generation}"
+
+
+def _given(key: str) -> object:
+    """The value the reviewer gave widget ``key`` (from its callback), recorded as the one it shows."""
+    value = st.session_state.get(key)
+    base, generation = key.rsplit("::", 1)
+    shown: dict[str, tuple[int, object]] = st.session_state.setdefault(SHOWN, {})
+    if shown.get(base, (0, _NEVER))[0] == int(generation):  # not replaced by a newer widget meanwhile
+        shown[base] = (int(generation), value)
     return value
 
 
-def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool, key: str, shown: object) -> None:
-    """A label given in one column: stored when it differs from the one shown (one row: the note
-    stays as it is); every column of the chunk shows it from the next run on."""
-    label = st.session_state.get(key)
-    if label != shown:  # never a value the browser kept from an older run
-        rv.set_label(db, chunk_id, reviewer, label, gold_shown=gold_shown)
+def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool, key: str) -> None:
+    """A label given in one column (one row: the note stays as it is); every column of the chunk
+    shows it from the next run on."""
+    rv.set_label(db, chunk_id, reviewer, _given(key), gold_shown=gold_shown)  # type: ignore[arg-type]
 
 
-def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str, shown: object) -> None:
-    """A note edited in one column: stored when it differs from the one shown, labelled or not."""
-    note = st.session_state.get(key) or ""
-    if note != (shown or ""):
-        rv.set_note(db, chunk_id, reviewer, note)
+def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str) -> None:
+    """A note edited in one column, labelled or not."""
+    rv.set_note(db, chunk_id, reviewer, str(_given(key) or ""))
 
 
 def _press(db: rv.ReviewDB, session_id: int, position: int, reviewer: str, label: str, gold_shown: bool) -> None:
@@ -166,18 +183,12 @@ def _column_answers(
         return {}
 
 
-def _save_answer_label(
-    db: rv.ReviewDB, answer_id: int, reviewer: str, gold_shown: bool, key: str, shown: object
-) -> None:
-    label = st.session_state.get(key)
-    if label != shown:
-        rv.set_answer_label(db, answer_id, reviewer, label, gold_shown=gold_shown)  # keeps the note
+def _save_answer_label(db: rv.ReviewDB, answer_id: int, reviewer: str, gold_shown: bool, key: str) -> None:
+    rv.set_answer_label(db, answer_id, reviewer, _given(key), gold_shown=gold_shown)  # type: ignore[arg-type]
 
 
-def _save_answer_note(db: rv.ReviewDB, answer_id: int, reviewer: str, key: str, shown: object) -> None:
-    note = st.session_state.get(key) or ""
-    if note != (shown or ""):
-        rv.set_answer_note(db, answer_id, reviewer, note)
+def _save_answer_note(db: rv.ReviewDB, answer_id: int, reviewer: str, key: str) -> None:
+    rv.set_answer_note(db, answer_id, reviewer, str(_given(key) or ""))  # keeps the label
 
 
 def _answer_box(
@@ -188,15 +199,15 @@ def _answer_box(
     letter, answer_id = column.letter, column.answer_id
     st.markdown(rv.answer_box_html(column, view.gold, show_gold=show_gold, blind=view.methods is None),
                 unsafe_allow_html=True)  # fmt: skip
-    label_key, note_key = f"rv_alabel::{answer_id}", f"rv_anote::{answer_id}"
+    label_key, note_key = _key(f"rv_alabel::{answer_id}", mine[0]), _key(f"rv_anote::{answer_id}", mine[1])
     st.segmented_control(
-        f"Answer label of {letter}", rv.ANSWER_LABELS, key=label_key, format_func=rv.ANSWER_LABEL_NAMES.get,
-        label_visibility="collapsed", wrap=True,
-        on_change=_save_answer_label, args=(db, answer_id, reviewer, show_gold, label_key, _seed(label_key, mine[0])),
+        f"Answer label of {letter}", rv.ANSWER_LABELS, default=mine[0], key=label_key,
+        format_func=rv.ANSWER_LABEL_NAMES.get, label_visibility="collapsed", wrap=True,
+        on_change=_save_answer_label, args=(db, answer_id, reviewer, show_gold, label_key),
     )  # fmt: skip
-    st.text_area(f"Note on the answer of {letter}", key=note_key, placeholder="note on the answer (optional)",
+    st.text_area(f"Note on the answer of {letter}", mine[1], key=note_key, placeholder="note on the answer (optional)",
                  label_visibility="collapsed", height=NOTE_HEIGHT, max_chars=NOTE_CHARS,
-                 on_change=_save_answer_note, args=(db, answer_id, reviewer, note_key, _seed(note_key, mine[1])))  # fmt: skip
+                 on_change=_save_answer_note, args=(db, answer_id, reviewer, note_key))  # fmt: skip
 
 
 def review_item(
@@ -206,7 +217,7 @@ def review_item(
 
     A chunk several methods retrieved is shown, labellable, in each of their columns (one label and
     one note stored, shown in every copy): nothing says which columns share it. Every widget shows
-    what is stored (:func:`_seed`) and writes its own row only when the reviewer changes it."""
+    what is stored (:func:`_key`) and writes its own row only when the reviewer changes it."""
     st.markdown(views.query_html(view.query_id, view.query_text), unsafe_allow_html=True)
     _label_keys_row(db, session_id, reviewer, view, show_gold)
     try:
@@ -260,26 +271,26 @@ def _chunk(
     card = views.review_card(f"{letter}#{c.rank}", c.file_path, text, c.start, view.gold_spans, show_gold, outlined,
                              label, anchor_id=rv.card_anchor(letter, c.rank))  # fmt: skip
     st.markdown(card, unsafe_allow_html=True)
-    label_key, note_key = f"rv_label::{c.chunk_id}::{letter}", f"rv_note::{c.chunk_id}::{letter}"
+    note = view.note(c.chunk_id)
+    label_key = _key(f"rv_label::{c.chunk_id}::{letter}", label)
+    note_key = _key(f"rv_note::{c.chunk_id}::{letter}", note)
     st.segmented_control(
-        f"Label of {letter}#{c.rank}", rv.LABELS, key=label_key, format_func=rv.SHORT_LABEL_NAMES.get,
+        f"Label of {letter}#{c.rank}", rv.LABELS, default=label, key=label_key, format_func=rv.SHORT_LABEL_NAMES.get,
         label_visibility="collapsed", help=LABEL_HELP, wrap=True,
-        on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold, label_key, _seed(label_key, label)),
+        on_change=_save_label, args=(db, c.chunk_id, reviewer, show_gold, label_key),
     )  # fmt: skip
-    st.text_area(f"Note on {letter}#{c.rank}", key=note_key, placeholder="note (optional)",
+    st.text_area(f"Note on {letter}#{c.rank}", note, key=note_key, placeholder="note (optional)",
                  label_visibility="collapsed", height=NOTE_HEIGHT, max_chars=NOTE_CHARS,
-                 on_change=_save_note, args=(db, c.chunk_id, reviewer, note_key, _seed(note_key, view.note(c.chunk_id))))  # fmt: skip
+                 on_change=_save_note, args=(db, c.chunk_id, reviewer, note_key))  # fmt: skip
 
 
 def _preference(db: rv.ReviewDB, reviewer: str, view: rv.ItemView, show_gold: bool) -> None:
     """Which column answers best (or a tie); once saved, which method each letter was."""
     st.subheader("Which column answers the query best?")
     letters = [letter for letter, _ in view.columns]
-    pref_key = f"rv_pref::{view.item_id}"
-    # the stored preference, else the choice not saved yet: sent to the browser at every run, so the
-    # button never saves a choice the browser no longer shows
-    _seed(pref_key, view.preference if view.preference is not None else st.session_state.get(pref_key))
-    choice = st.segmented_control("Preference", [*letters, rv.TIE], key=pref_key, label_visibility="collapsed")
+    pref_key = _key(f"rv_pref::{view.item_id}", view.preference)  # a choice not saved yet stays as the browser has it
+    choice = st.segmented_control("Preference", [*letters, rv.TIE], default=view.preference, key=pref_key,
+                                  label_visibility="collapsed")  # fmt: skip
     if st.button("Save the preference", key=f"rv_save_pref::{view.item_id}", disabled=choice is None):
         method = rv.TIE if choice == rv.TIE else rv.method_of(db, view.item_id, str(choice))
         rv.set_preference(db, view.item_id, reviewer, method, show_gold)

@@ -23,6 +23,7 @@ from ..tooling.bench_parts import (
     run_bench,
     session_counts,
 )
+from ..tooling.scale import SCALE_FACTORS
 from .options import (
     CACHE,
     DATA_DIR,
@@ -61,6 +62,16 @@ def _sessions(ctx: click.Context, param: click.Parameter, value: str) -> tuple[i
         raise click.BadParameter(str(e).removeprefix("--sessions: ")) from None
 
 
+def _factors(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        factors = tuple(int(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a comma list of integers, e.g. 1,3,10") from None
+    if not factors or any(not 1 <= f <= 50 for f in factors) or list(factors) != sorted(set(factors)):
+        raise click.BadParameter(f"{value!r}: increasing sizes from 1 to 50, e.g. 1,3,10")
+    return factors
+
+
 @click.command("bench")
 @DATA_DIR
 @PROTOCOL
@@ -97,6 +108,13 @@ def _sessions(ctx: click.Context, param: click.Parameter, value: str) -> tuple[i
     callback=_sessions,
     show_default=True,
     help="concurrent browser sessions of each round of room (p), comma-separated",
+)
+@click.option(
+    "--scale-factors",
+    default=",".join(map(str, SCALE_FACTORS)),
+    callback=_factors,
+    show_default=True,
+    help="sizes of the synthetic pools of scale (q), times the whole benchmark's, comma-separated",
 )
 def bench_command(**params: Any) -> int:
     """Measure throughput, query latency, memory and warm sweep time."""

@@ -20,11 +20,10 @@ from ..engine import store
 from ..engine.data import Benchmark, csv_bytes
 from ..engine.data import available_datasets as available_datasets
 from ..engine.data import read_table as read_csv_table
-from ..engine.metrics import means_with_intervals, over_k
 from ..experiments import METHODS, cells, flipped_queries
 from ..experiments import paper as paper
 from ..experiments.cells import DATA_DIGEST
-from ..experiments.report import provenance_lines
+from ..experiments.report import cell_intervals, provenance_lines
 from .demo_sweep import DEMO_SWEEP as DEMO_SWEEP
 from .demo_sweep import demo_sweep as demo_sweep
 from .demo_sweep import run_with_progress as run_with_progress
@@ -258,22 +257,18 @@ def mean_over_k(
 ) -> pd.DataFrame:
     """Per (dataset, variant, cell): each metric's mean over the k values present (NaNs skipped),
     and ``ks``, the k values averaged over; with ``per_query`` (the sweep's per-query table) also
-    each mean's 95 % bootstrap interval over queries (``<metric>_low``, ``<metric>_high``)."""
+    each mean's 95 % bootstrap interval over queries (``<metric>_low``, ``<metric>_high``), in one
+    bootstrap for the cells that share their queries (a sweep of 5 cells × 6,889 queries: about a second)."""
     groups = df.groupby(["dataset", "variant", "cell"], sort=False)
     means = groups[list(metrics)].mean().reset_index()
     means["ks"] = groups["k"].apply(lambda s: ",".join(str(int(k)) for k in sorted(s.unique()))).to_numpy()
     if per_query is None or means.empty:
         return means
-    bounds = []
-    for cell in means["cell"].unique():
-        rows = per_query[(per_query["cell"] == cell) & per_query["k"].isin(df.loc[df["cell"] == cell, "k"].unique())]
-        if rows.empty:
-            continue
-        found = means_with_intervals(over_k(rows, list(metrics)), list(metrics))
-        bounds.append(found.drop(columns=["k", *metrics]).assign(cell=cell))
-    if not bounds:
+    shown = df[["cell", "k"]].drop_duplicates()  # each cell's rows at the k values shown (inner join: their order)
+    bounds = cell_intervals(list(means["cell"].unique()), per_query.merge(shown, on=["cell", "k"]), list(metrics))
+    if bounds is None:
         return means
-    return means.merge(pd.concat(bounds, ignore_index=True), on=["cell", "dataset"], how="left")
+    return means.merge(bounds, on=["cell", "dataset"], how="left")
 
 
 UNIDENTIFIED = (

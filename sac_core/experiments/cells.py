@@ -46,6 +46,7 @@ PER_QUERY = "per_query.csv.gz"
 SIGNIFICANCE = "significance.csv"
 MANIFEST = "cells.jsonl"
 RUNS = "runs"
+RUN_SUFFIX = ".jsonl.gz"  # runs/<cell id><suffix>
 DATA_DIGEST = "data_digest"  # results column: the benchmark's content digest (shortened)
 # Settings copied onto every per-query row (what the Curves page filters and labels by).
 PER_QUERY_EXTRA = ("variant", "chunk_size", "semantic_weight", "model", "protocol", "summary_chars")
@@ -189,7 +190,7 @@ class SweepFolder:
         return self.path / MANIFEST
 
     def run_path(self, cid: str) -> Path:
-        return self.path / RUNS / f"{cid}.jsonl.gz"
+        return self.path / RUNS / f"{cid}{RUN_SUFFIX}"
 
     @property
     def published(self) -> bool:
@@ -256,8 +257,9 @@ class SweepFolder:
         return out
 
     def write(self, records: list[CellRecord]) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """Write the tables, the manifest and the runs of ``records`` (in order); returns the results
-        and per-query tables. Byte-stable: the same records give the same files."""
+        """Write the tables, the manifest and the runs of ``records`` (in order), and remove the runs
+        of any other cell (a stale one replaced, one no longer in the grid); returns the results and
+        per-query tables. Byte-stable: the same records give the same files."""
         import pandas as pd
 
         self.path.mkdir(parents=True, exist_ok=True)
@@ -269,6 +271,10 @@ class SweepFolder:
         self.manifest.write_text("".join(r.manifest_line() + "\n" for r in records), encoding="utf-8")
         for record in records:
             _write_run(self.run_path(record.id), record.run)
+        kept = {self.run_path(record.id) for record in records}
+        for run in (self.path / RUNS).glob("*" + RUN_SUFFIX):
+            if run not in kept:
+                run.unlink()
         return table, per_query
 
     def start(self, records: list[CellRecord]) -> None:
@@ -318,6 +324,8 @@ def _results_table(parts: list[pd.DataFrame]) -> pd.DataFrame:
     import pandas as pd
 
     table = pd.concat(parts, ignore_index=True)
+    optional = [c for c in table.columns if c.startswith(("option_", "summaries_"))]
+    table = table.drop(columns=[c for c in optional if table[c].isna().all()])  # no cell sets it (any more)
     tail = [*PROVENANCE_COLUMNS, DATA_DIGEST, "cell_seconds"]
     return _as_written(table[[c for c in table.columns if c not in tail] + tail])
 

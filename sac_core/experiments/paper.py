@@ -134,3 +134,26 @@ def table(points: tuple[PaperPoint, ...] = POINTS) -> pd.DataFrame:
             for p in points
         ]
     )
+
+
+LBR_PAPER = "Pipitone & Alami 2024 (LegalBench-RAG, arXiv 2408.10343)"
+
+
+@dataclass(frozen=True)
+class LbrPoint:
+    """One number of LegalBench-RAG's own results table (their best pipeline: the recursive text
+    splitter, no reranker, OpenAI ``text-embedding-3-large``). ``metric``: ``"P@1"`` or ``"R@64"``;
+    ``value`` in percent as printed; ``queries``: the query set they report it on, as they name it."""
+
+    dataset: str  # "contractnli", "cuad", "maud", "privacy_qa" or "ALL"
+    metric: str
+    value: float
+    queries: str
+    source: str = LBR_PAPER
+
+
+# LegalBench-RAG's published precision@1 and recall@64 per dataset. EMPTY ON PURPOSE: the project's
+# sources (the seed notes of the paper) describe its experiments but not its table of numbers, and a
+# number is never typed here from memory. Add them from the paper's results table (one LbrPoint per
+# dataset and metric); the documentation's comparison table then shows them beside ours.
+LBR_PUBLISHED: tuple[LbrPoint, ...] = ()

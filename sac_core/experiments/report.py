@@ -80,24 +80,47 @@ def cell_means(table: pd.DataFrame, per_query: pd.DataFrame | None = None, datas
     """:func:`mean_over_k` per cell (index: the cell id, in the table's order): the same means and,
     with ``per_query``, the same intervals, in one bootstrap for the cells that list the same queries
     in the same order (a sweep's cells do) instead of one per cell: a sweep of 100 cells in seconds."""
-    import pandas as pd
-
     sel = table[table["dataset"] == dataset]
     means = sel.groupby("cell", sort=False)[list(SHOWN)].mean() * 100
-    if per_query is None or "cell" not in per_query.columns:
+    intervals = cell_intervals(means.index, per_query)
+    if intervals is None:
         return means.round(2)
-    rows = per_query[per_query["cell"].isin(means.index)]
-    averaged = rows.groupby(["cell", "dataset", "query_id"], sort=False)[list(SHOWN)].mean().reset_index()
+    found = intervals[intervals["dataset"] == dataset].set_index("cell").drop(columns="dataset")
+    return means.join(found * 100).round(2)
+
+
+def dataset_means(table: pd.DataFrame, per_query: pd.DataFrame | None = None) -> pd.DataFrame:
+    """:func:`cell_means` of every dataset at once: index (cell, dataset), each dataset of the table
+    and ``ALL`` (the macro mean), in the table's orders; one bootstrap for them all."""
+    means = table.groupby(["cell", "dataset"], sort=False)[list(SHOWN)].mean() * 100
+    intervals = cell_intervals(means.index.get_level_values("cell").unique(), per_query)
+    if intervals is None:
+        return means.round(2)
+    return means.join(intervals.set_index(["cell", "dataset"]) * 100).round(2)
+
+
+def cell_intervals(
+    cells: Sequence[str], per_query: pd.DataFrame | None, metrics: Sequence[str] = SHOWN
+) -> pd.DataFrame | None:
+    """Per (cell, dataset) of ``per_query`` (``ALL`` too): columns ``cell``, ``dataset`` and the 95 %
+    interval columns of each metric's mean over k (fractions, as the rows); None without per-query
+    rows. The cells that list the same queries in the same order share one bootstrap (the same draw
+    each would get alone: it depends on the dataset and the seed), so 5 cells cost about one."""
+    import pandas as pd
+
+    if per_query is None or "cell" not in per_query.columns:
+        return None
+    rows = per_query[per_query["cell"].isin(list(cells))]
+    averaged = rows.groupby(["cell", "dataset", "query_id"], sort=False)[list(metrics)].mean().reset_index()
     order = averaged.groupby("cell", sort=False)[["dataset", "query_id"]].agg(tuple)
     found = []
     for _, same in order.groupby(["dataset", "query_id"], sort=False):  # cells with one query order each
         part = averaged[averaged["cell"].isin(same.index)]
-        found.append(means_with_intervals(part, SHOWN, group="cell").query("dataset == @dataset"))
+        found.append(means_with_intervals(part, metrics, group="cell"))
     if not found:
-        return means.round(2)
-    intervals = pd.concat(found).set_index("cell")
-    intervals = intervals[[c for c in intervals.columns if c.endswith((LOW, HIGH))]] * 100
-    return means.join(intervals).round(2)
+        return None
+    intervals = pd.concat(found, ignore_index=True)
+    return intervals[["cell", "dataset", *(c for c in intervals.columns if c.endswith((LOW, HIGH)))]]
 
 
 def plus_minus(frame: pd.DataFrame, metrics: Sequence[str] = SHOWN, decimals: int = 2) -> pd.DataFrame:

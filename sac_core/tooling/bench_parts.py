@@ -1,7 +1,8 @@
 """``sac bench``: the parts of the report, each measured and printed as it ends.
 
 (a)–(e) the engine (throughput, latency, memory, warm sweep, cache writes), (f)–(h) the dashboard in
-a real browser (Compare, concurrent sessions, Tune), (i)–(k) the slow cold runs, (l) HNSW, (m) Ray.
+a real browser (Compare, concurrent sessions, Tune), (i)–(k) the slow cold runs, (l) HNSW, (m) Ray,
+(q) the whole benchmark's pool and synthetic ones 3× and 10× its size (:mod:`.scale`).
 The measurements themselves are :mod:`.bench` and :mod:`.timing`; ``sac_core.cli.tools`` parses
 the flags into :class:`BenchOptions`.
 """
@@ -17,19 +18,15 @@ from pathlib import Path
 
 from ..dashboard.state import ensure_demo_corpus
 from ..engine.data import available_datasets, load_benchmark
-from ..engine.embedding import DEFAULT_MODEL, Embedder, Embedders, default_backend
-from ..engine.indexes import load_index
-from ..engine.metrics import DEFAULT_KS
+from ..engine.embedding import DEFAULT_MODEL, Embedders, default_backend
 from ..engine.retrieval import build_pool
 from ..engine.summaries import SummaryConfig
 from ..experiments import NotBuilt, OpenContext, RunConfig, Workspace, catalogue_columns, default_keys
 from ..experiments.evaluate import indexed_chunks
 from ..experiments.executors import Executor
-from ..experiments.index_store import index_folder
 from ..experiments.methods import SAC_METHOD
 from .bench import (
     MEMORY_COLUMNS,
-    ann_figures,
     cache_write_cost,
     cell_build_seconds,
     cold_build,
@@ -43,6 +40,7 @@ from .bench import (
     warm_sweep_seconds,
 )
 from .room import fresh_servers, prebuilt_keys, room_crowds
+from .scale import SCALE_FACTORS, bench_ann, bench_scale
 from .timing import (
     compare_cold,
     compare_reruns,
@@ -66,10 +64,11 @@ PARTS = (
     "paper-memory",
     "room-log",
     "room",
+    "scale",
 )
 ROOM_SESSIONS = (1, 6, 12)  # the rounds of room (p): a room of twelve, and half of it
 # minutes each: only when named in --parts
-SLOW_PARTS = ("cold-start", "cold-build", "paper-memory", "room-log", "room")
+SLOW_PARTS = ("cold-start", "cold-build", "paper-memory", "room-log", "room", "scale")
 DATA_PARTS = (
     "memory",
     "throughput",
@@ -80,6 +79,7 @@ DATA_PARTS = (
     "ray",
     "passages",
     *SLOW_PARTS[:3],
+    "scale",
 )  # need LegalBench-RAG
 
 
@@ -109,6 +109,7 @@ class BenchOptions:
     minutes: float = 10.0  # length of the scripted session of room-log (n)
     passage_methods: str = "doc-aware-exemplars,doc-aware-within,doc-aware"  # catalogue entries timed by (o)
     sessions: tuple[int, ...] = ROOM_SESSIONS  # concurrent browser sessions of each round of room (p)
+    scale_factors: tuple[int, ...] = SCALE_FACTORS  # sizes of the synthetic pools of scale (q), × the whole benchmark
 
 
 def bench_parts(spec: str) -> tuple[str, ...]:
@@ -158,7 +159,9 @@ def run_bench(opts: BenchOptions) -> int:
         if "tune" in parts:
             _bench_tune(opts, base, data_dir)
         if "ann" in parts:
-            _bench_ann(opts, base, data_dir)
+            bench_ann(opts.cache_dir, base, data_dir, opts.ann_protocol, opts.ann_method)
+        if "scale" in parts:
+            bench_scale(opts.cache_dir, base, data_dir, opts.scale_factors, opts.queries)
         if "ray" in parts:
             _bench_ray(opts, base, data_dir)
         if "passages" in parts:
@@ -283,31 +286,6 @@ def _bench_tune(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None:
     print(
         f"(h) Tune, an off-grid chunk size ({opts.off_grid}): baseline and SAC generic-150 built and every query "
         f"evaluated in {off['seconds']:.0f}s ({off['encoded']:,} texts embedded, {off['per_s']:.0f} texts/s)"
-    )
-
-
-def _bench_ann(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None:
-    """(l) HNSW against the exact index on a saved pool (default: the paper protocol's SAC generic-150)."""
-    protocol, cache_dir = opts.ann_protocol, opts.cache_dir
-    bench = load_benchmark(data_dir, base.datasets, protocol)
-    config = base.with_(protocol=protocol, method=opts.ann_method)
-    saved = load_index(index_folder(cache_dir, config))
-    if saved is None or saved.dense is None or saved.dense.kind != "flat":
-        raise ValueError(
-            f"(l) needs the exact saved index of {config.variant} on {protocol}: "
-            f"run `sac index --protocol {protocol}` first"
-        )
-    queries = Embedder(config.model, cache_dir, backend=config.backend).encode(
-        [q.text for q in bench.queries], progress=False
-    )
-    r = ann_figures(saved.dense, queries, DEFAULT_KS, config.hnsw_m, config.ef_search)
-    recall = ", ".join(f"@{k} {v:.3f}" for k, v in r["recall"].items())
-    (fp50, fp95), (hp50, hp95) = r["latency"]["flat"], r["latency"]["hnsw"]
-    print(
-        f"(l) {protocol}, {config.variant}, {r['chunks']:,} chunks: HNSW (M={config.hnsw_m}, efConstruction 200, "
-        f"efSearch {config.ef_search}) built in {r['build_s']:.0f}s; recall of the exact top-k over "
-        f"{len(bench.queries)} queries {recall}; one query, top 64: exact p50 {fp50:.1f} ms / p95 {fp95:.1f} ms, "
-        f"HNSW p50 {hp50:.2f} ms / p95 {hp95:.2f} ms"
     )
 
 

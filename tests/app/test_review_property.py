@@ -61,7 +61,7 @@ class Browser:
             elif w.id in self.shown:
                 shown[w.id] = self.shown[w.id]
             else:
-                shown[w.id] = w.proto.default if w.type == "text_area" else None
+                shown[w.id] = _default(w)
         self.shown = shown
 
     def send(self, key: str | None = None, value: object = None, button: str | None = None) -> None:
@@ -79,6 +79,14 @@ class Browser:
 
     def keys(self, prefix: str) -> list[str]:
         return [w.key for w in self.widgets() if w.key.startswith(prefix)]
+
+
+def _default(w) -> object:
+    """What a browser shows in a widget drawn anew: its default as sent in the element."""
+    if w.type == "text_area":
+        return w.proto.default
+    options = rv.ANSWER_LABELS if w.key.startswith("rv_alabel::") else rv.LABELS
+    return options[w.proto.default[0]] if w.proto.default else None
 
 
 def _open(token: str) -> Browser:

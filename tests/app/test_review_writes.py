@@ -35,6 +35,7 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="Python package 'playwright' not installed")
 
 WAIT = 120.0  # seconds for the database to show a step (a busy 2-core machine, two browsers)
+OPEN_WAIT = 900.0  # seconds for a query's first run: its answers are written then (minutes on a loaded machine)
 Rows = dict[int, tuple[str | None, str]]
 
 
@@ -91,8 +92,8 @@ def _open(page, served: Served, session: str, reviewer: str) -> None:
     token = rv.issue(db, rv.session_by_name(db, session).id, rv.REVIEWER, reviewer)
     db.dispose()
     page.goto(f"{served.url}/review?access={token}")
-    page.wait_for_selector(".sac-hit", timeout=WAIT * 1000)
-    settle(page)
+    page.get_by_role("button", name="Next open query ▶").wait_for(timeout=OPEN_WAIT * 1000)  # the page's last widget
+    settle(page, timeout=WAIT)
 
 
 def _labels(served: Served, sid: int, reviewer: str) -> Rows:
@@ -239,11 +240,15 @@ def _bob_types_notes(served: Served, sid: int, notes: int) -> None:
         db.dispose()
         expected: Rows = {}
         read = lambda: _labels(served, sid, "bob")
-        for n, card in enumerate(_cards(page)[:notes], start=1):
+        cards = _cards(page)
+        assert len(cards) >= notes, cards
+        for n, card in enumerate(cards[:notes], start=1):
             box = page.get_by_label(f"Note on {card}")
+            chunk = _chunk_of(view, card)  # a copy of a chunk noted before shows that note: seen before typing
+            sync_api.expect(box).to_have_value(expected.get(chunk, (None, ""))[1], timeout=WAIT * 1000)
             box.fill(f"note {n} on {card}")
             box.press("Tab")
-            expected = {**expected, _chunk_of(view, card): (None, f"note {n} on {card}")}
+            expected = {**expected, chunk: (None, f"note {n} on {card}")}
             _until(read, lambda rows, e=expected: rows == e, f"bob's note {n}")
 
 

@@ -228,6 +228,31 @@ def test_mean_over_k_is_the_plain_mean_skipping_nan():
     assert means.loc[0, "ks"] == "1,2,4"
 
 
+def test_mean_over_k_intervals_are_each_cells_own_bootstrap_at_the_k_shown():
+    """One bootstrap for the cells that share their queries (a whole-benchmark sweep in a second, not
+    one per cell) gives each cell exactly the interval of its own bootstrap over its own k values."""
+    import numpy as np
+
+    from sac_core.engine.metrics import means_with_intervals, over_k
+
+    rng = np.random.default_rng(5)
+    per_query = pd.DataFrame([
+        {"cell": c, "query_id": f"{ds}/{i}", "dataset": ds, "k": k, "drm": rng.random(), "precision": rng.random(),
+         "recall": rng.random()}
+        for c in ("c1", "c2") for ds in ("a", "b") for i in range(30) for k in (1, 2, 4)
+    ])  # fmt: skip
+    shown = [{"cell": c, "variant": c, "dataset": ds, "k": k} for c in ("c1", "c2") for ds in ("a", "b", "ALL")
+             for k in ((1, 2, 4) if c == "c1" else (1, 2))]  # c2 shown without its k = 4  # fmt: skip
+    means = curves.mean_over_k(_table(shown), per_query=per_query).set_index(["cell", "dataset"])
+    for cell, ks in (("c1", (1, 2, 4)), ("c2", (1, 2))):
+        rows = per_query[(per_query["cell"] == cell) & per_query["k"].isin(ks)]
+        alone = means_with_intervals(over_k(rows, curves.METRICS), curves.METRICS).set_index("dataset")
+        for ds in ("a", "b", "ALL"):
+            for column in ("drm_low", "drm_high", "precision_low", "recall_high"):
+                assert means.loc[(cell, ds), column] == pytest.approx(alone.loc[ds, column], abs=1e-12)
+    assert means.loc[("c1", "a"), "drm_low"] != means.loc[("c2", "a"), "drm_low"]
+
+
 # --------------------------------------------------------------------------- figures and tables
 
 

@@ -147,3 +147,27 @@ def test_cell_means_are_mean_over_k_of_each_cell_with_the_same_intervals():
         assert by_cell.loc[cell].to_dict() == one[by_cell.columns].to_dict()
     assert {"precision_low", "precision_high", "drm_low", "recall_high"} <= set(by_cell.columns)
     assert list(cell_means(results).columns) == ["precision", "recall", "drm"]  # no per-query rows: no intervals
+
+
+def test_dataset_means_gives_every_dataset_and_all_with_the_same_numbers_as_cell_means():
+    from sac_core.experiments.report import dataset_means
+
+    per_query = pd.DataFrame([
+        {"cell": c, "query_id": f"{ds}/{i}", "dataset": ds, "k": k, "drm": d, "precision": 0.1 * k, "recall": 0.5}
+        for c, shift in (("c1", 0.0), ("c2", 0.5))
+        for ds, values in (("a", (0.0, 1.0)), ("b", (0.5, 0.5)))
+        for i, d0 in enumerate(values)
+        for k, d in ((1, d0 * (1 - shift)), (2, d0))
+    ])  # fmt: skip
+    by_ds = per_query.groupby(["cell", "dataset", "k"], as_index=False)[["drm", "precision", "recall"]].mean()
+    macro = by_ds.groupby(["cell", "k"], as_index=False)[["drm", "precision", "recall"]].mean().assign(dataset="ALL")
+    table = pd.concat([by_ds, macro], ignore_index=True).assign(variant=lambda t: t["cell"])
+    found = dataset_means(table, per_query)
+    # c2 on a: k=1 (0 + 0.5)/2 = 0.25, k=2 (0 + 1)/2 = 0.5 → 37.5 %; on b: k=1 0.25, k=2 0.5 → 37.5
+    assert found.loc[("c2", "a"), "drm"] == 37.5 and found.loc[("c1", "b"), "drm"] == 50.0
+    assert found.loc[("c2", "ALL"), "precision"] == pytest.approx(15.0)
+    assert {"drm_low", "drm_high"} <= set(found.columns)
+    assert found.loc[("c1", "b"), "drm_low"] == found.loc[("c1", "b"), "drm_high"] == 50.0  # no spread: one value
+    all_rows = cell_means(table, per_query)
+    for cell in ("c1", "c2"):
+        assert found.loc[(cell, "ALL")].to_dict() == all_rows.loc[cell].to_dict()

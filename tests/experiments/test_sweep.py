@@ -315,3 +315,21 @@ def test_a_cell_of_an_older_plug_in_version_is_stale_then_recomputed(demo_dir, e
     new = run_sweep(sweep, demo_dir, cache, out, progress=False)["cell"].iloc[0]
     entry = json.loads((out / "cells.jsonl").read_text())
     assert new != old and entry["cell"] == new and entry["inputs"]["plugins"]["baseline"]["version"] == BASELINE.version
+
+
+def test_a_replaced_cell_leaves_neither_its_run_nor_its_empty_columns(demo_dir, embed_cache, tmp_path):
+    """When a sweep folder is written anew, the runs of cells it no longer holds are removed and a
+    setting column no cell sets any more is gone (a stale cell's renamed option left both behind)."""
+    path = tmp_path / "one.toml"
+    path.write_text('[base]\nprotocol = "full"\ndatasets = ["demo_nda", "demo_privacy"]\nks = [1, 4]\n')
+    cache, out = _own_cells(embed_cache, tmp_path / "cache"), tmp_path / "out"
+    cid = run_sweep(load_sweep(path), demo_dir, cache, out, progress=False)["cell"].iloc[0]
+    orphan = out / "runs" / "0123456789abcdef.jsonl.gz"
+    orphan.write_bytes((out / "runs" / f"{cid}.jsonl.gz").read_bytes())
+    table = pd.read_csv(out / "results.csv")
+    table["option_gone_field"] = float("nan")  # as a published table keeps a replaced cell's column
+    table.to_csv(out / "results.csv", index=False)
+    again = run_sweep(load_sweep(path), demo_dir, cache, out, progress=False)
+    assert sorted(p.name for p in (out / "runs").iterdir()) == [f"{cid}.jsonl.gz"]
+    assert "option_gone_field" not in again.columns
+    assert "option_gone_field" not in pd.read_csv(out / "results.csv", nrows=0).columns

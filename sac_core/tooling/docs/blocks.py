@@ -9,8 +9,17 @@ A block is a marked region of a page, ``<!-- generated: NAME -->`` … ``<!-- /g
   rows listed (:class:`Row`) or every cell whose variant matches ``match``.
 - ``figure``: the same rows drawn (an SVG under ``docs/figures/``, :mod:`.figures`).
 - ``csv``: columns of a CSV file under the folder (``file``), rows filtered by ``where``.
-- ``lbr``: LegalBench-RAG's own shape, precision@1 / recall@64 per dataset, for the rows of ``means``.
+- ``lbr``: LegalBench-RAG's own shape, precision@1 / recall@64 per dataset, for the rows of ``means``
+  (``intervals``: each ± half its 95 % interval).
 - ``text``: a text file under the folder (``file``), verbatim in a code block.
+- ``datasets``, ``pairs``, ``shift``, ``published``: the whole benchmark's page (:mod:`.whole`): means
+  over k per dataset, paired tests against the first row, the change from a subset protocol
+  (``against``), and the first row beside LegalBench-RAG's published numbers.
+
+A block whose folder may not exist yet names the command that makes it (``pending``): until the
+folder exists the block says so and how to make it, instead of failing ``sac docs``; while the
+folder holds only some of its rows (a sweep run in part), the block shows those and names the others
+as not computed yet (``site.render_block``).
 """
 
 from __future__ import annotations
@@ -68,6 +77,10 @@ class Block:
     file: str = ""  # csv/text: the file under the folder
     columns: tuple[Col, ...] = ()  # csv
     where: tuple[tuple[str, object], ...] = ()  # csv: rows kept
+    intervals: bool = False  # lbr: values ± half their 95 % interval
+    pending: str = ""  # the command that makes a folder not run yet: until then the block says so
+    against: tuple[Row, ...] = ()  # shift: the rows' methods on the subset protocol, in the same order
+    at: tuple[tuple[str, int], ...] = ()  # pairs: the (metric, k) tested
 
 
 @dataclass(frozen=True)
@@ -193,14 +206,23 @@ def render_lbr(block: Block, results: Results) -> list[str]:
     rows: list[list[str]] = []
     datasets: list[str] = []
     for p in picked:
-        wide = lbr_table(p.sweep.table[p.sweep.table["cell"] == p.cell])
+        wide = lbr_table(p.sweep.table[p.sweep.table["cell"] == p.cell], text=block.intervals)
         found = list(dict.fromkeys(d for d, _ in wide.columns))
         datasets = datasets or found
         values = wide.iloc[0]
-        rows.append([p.label, *(f"{values[(d, 'P@1')]:.2f} / {values[(d, 'R@64')]:.2f}" for d in datasets)])
+        rows.append([p.label, *(f"{_lbr(values[(d, 'P@1')])} / {_lbr(values[(d, 'R@64')])}" for d in datasets)])
     header = [block.caption or "method", *(d if d != "ALL" else "ALL (macro)" for d in datasets)]
     sources = ", ".join(f"`{f}`" for f in dict.fromkeys(p.sweep.path for p in picked))
-    return [*table(header, rows, "l" + "r" * 9), "", f"<small>Precision@1 / recall@64 in %. From {sources}.</small>"]
+    intervals = INTERVAL_NOTE if block.intervals else ""
+    return [*table(header, rows, "l" + "r" * 9), "",
+            f"<small>Precision@1 / recall@64 in %{intervals}. From {sources}.</small>"]  # fmt: skip
+
+
+def _lbr(value: object) -> str:
+    """A P@1 or R@64 value as shown: ``mean ± half-width`` on one line, or a number with two decimals."""
+    if isinstance(value, str):
+        return value.replace(" ", "\u00a0")
+    return "–" if value is None or value != value else f"{value:.2f}"
 
 
 def render_text(block: Block, results: Results) -> list[str]:

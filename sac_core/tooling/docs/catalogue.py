@@ -94,6 +94,24 @@ HEADLINE_ROWS = (
     Row("Recommended, documents named by ids", RECOMMENDED_NAMES, folder="wording-paper-idnames"),
 )
 
+# The whole benchmark (issue 43): all 6,889 queries over the 714 documents in one pool, and the same
+# methods on the paper protocol (776 queries, 362 documents) as the subset its shift blocks compare with.
+FULL = "full-benchmark"
+FULL_RUN = "sac sweep --config sweeps/full-benchmark.toml --data ../shared/legalbench-rag --out results/full-benchmark"
+EXPERT = "sac-file-expert-150"
+FULL_ROWS = (
+    Row("Baseline (plain RAG)", "baseline"),
+    Row("SAC (generic summaries)", SAC),
+    Row("SAC (expert summaries)", EXPERT),
+    Row("Recommended", RECOMMENDED_NAMES),
+    Row("Recommended, file names unread", RECOMMENDED),
+)
+PAPER_ROWS = tuple(  # the same five on the paper protocol, from the folders the headline reads
+    Row(row.label, row.variant, folder=folder)
+    for row, folder in zip(FULL_ROWS, ("wording-paper", "methods-paper", "paper", "wording-paper", "wording-paper"))
+)
+FULL_TESTS = (("drm", 8), ("precision", 1), ("recall", 64))  # the paired tests shown: DRM@8 and LegalBench-RAG's two
+
 BLOCKS: tuple[Block, ...] = (
     # The README's and the home page's headline: the SAC paper's protocol (776 queries, 362 documents).
     Block("headline", "wording-paper", rows=HEADLINE_ROWS, extra=("drm@8",), caption="method"),
@@ -104,6 +122,21 @@ BLOCKS: tuple[Block, ...] = (
         rows=HEADLINE_ROWS,
         caption="Means over k with 95 % intervals on the paper protocol",
     ),
+    # The whole benchmark: "not run yet" (and how to run it) until results/full-benchmark exists
+    Block("full-benchmark", FULL, rows=FULL_ROWS, extra=("drm@8", "p@1", "r@64"), pending=FULL_RUN),
+    Block("full-datasets", FULL, kind="datasets", rows=FULL_ROWS, pending=FULL_RUN),
+    Block("full-lbr", FULL, kind="lbr", rows=FULL_ROWS, intervals=True, pending=FULL_RUN),
+    Block("full-pairs", FULL, kind="pairs", rows=FULL_ROWS, at=FULL_TESTS, pending=FULL_RUN),
+    Block("full-shift", FULL, kind="shift", rows=FULL_ROWS, against=PAPER_ROWS, pending=FULL_RUN),
+    Block(
+        "full-shift-text",
+        FULL,
+        kind="shift-text",
+        rows=FULL_ROWS[:2] + FULL_ROWS[3:4],
+        against=PAPER_ROWS[:2] + PAPER_ROWS[3:4],
+        pending=FULL_RUN,
+    ),
+    Block("full-published", FULL, kind="published", rows=FULL_ROWS[:1], pending=FULL_RUN),
     # Baseline and SAC
     Block("baseline-grid", "lbr-mini-grid", match="^baseline$", caption="baseline on lbr-mini"),
     Block("sac-lbr-mini", "lbr-mini", caption="lbr-mini, chunk 500, dense"),
@@ -289,6 +322,7 @@ BLOCKS: tuple[Block, ...] = (
     Block("bench-passages", "", kind="text", file="bench-passages-lbr-mini.txt"),
     Block("bench-room", "", kind="text", file="bench-room.txt"),
     Block("floor-paper", "", kind="text", file="floor-paper.txt"),
+    Block("bench-scale", "", kind="text", file="bench-scale.txt"),
 )
 
 # The site's navigation (mkdocs.yml's generated ``nav``): a page, or a section of pages where
@@ -304,6 +338,7 @@ NAV: tuple[tuple[str, str | tuple[str, ...]], ...] = (
     ("Metrics", "metrics.md"),
     ("Serving a team", "serving.md"),
     ("Speed", "speed.md"),
+    ("Scale, on paper", "scale.md"),
     ("CLI reference", ("cli/index.md", "@cli")),
     ("Python API", ("api/index.md", "api/plugins.md", "api/engine.md", "api/results.md")),
     ("Contributing", "contributing.md"),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ...engine.data import read_table
 from ...experiments.cells import PER_QUERY, RESULTS, read_per_query
-from ...experiments.report import cell_means, lbr_table, plus_minus, provenance_lines, setting_key
+from ...experiments.report import cell_means, dataset_means, lbr_table, plus_minus, provenance_lines, setting_key
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
@@ -72,6 +72,8 @@ class Results:
         self.root = Path(root)
         self.label = label
         self._sweeps: dict[str, Sweep] = {}
+        self._per_query: dict[str, pd.DataFrame | None] = {}
+        self._datasets: dict[str, pd.DataFrame] = {}
 
     def sweep_names(self) -> list[str]:
         """Folders holding a sweep's ``results.csv`` with per-query rows, sorted."""
@@ -82,6 +84,26 @@ class Results:
         if name not in self._sweeps:
             self._sweeps[name] = self._read(name)
         return self._sweeps[name]
+
+    def has(self, name: str) -> bool:
+        """Whether the folder ``name`` holds results (a sweep's ``results.csv`` or results tables)."""
+        folder = self.root / name
+        return (folder / RESULTS).is_file() or (folder.is_dir() and any(folder.glob("*.csv")))
+
+    def per_query(self, name: str) -> pd.DataFrame | None:
+        """The per-query rows of the sweep folder ``name`` (None without them), read once and kept (only
+        the blocks that need them ask: every sweep's rows at once would hold gigabytes)."""
+        if name not in self._per_query:
+            path = self.root / name / PER_QUERY
+            self._per_query[name] = read_per_query(path) if path.is_file() else None
+        return self._per_query[name]
+
+    def dataset_means(self, name: str) -> pd.DataFrame:
+        """Per (cell, dataset), ``ALL`` too: precision, recall and DRM over k in % with their
+        intervals (:func:`~sac_core.experiments.report.dataset_means`), computed once."""
+        if name not in self._datasets:
+            self._datasets[name] = dataset_means(self.sweep(name).table, self.per_query(name))
+        return self._datasets[name]
 
     def file(self, relative: str) -> Path:
         path = self.root / relative

@@ -10,20 +10,26 @@ are rewritten; a registered plug-in without a page gets one (:func:`.plugins.ske
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .blocks import Block, pick, render_csv, render_lbr, render_means, render_text
+from .blocks import Block, Row, pick, render_csv, render_lbr, render_means, render_text
 from .catalogue import BLOCKS, NAV
 from .commands import command_pages, commands_table, page
 from .figures import means_figure
 from .plugins import Plugin, options_table, pages, plugins, plugins_table, skeleton
 from .regions import fill, regions
 from .results import DocsError, Results
+from .sweep_notes import SECTIONS
 from .sweep_pages import figure_name, sweep_page, sweeps_table
+from .whole import render_datasets, render_pairs, render_published, render_shift, render_shift_text
+
+if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
+    import pandas as pd
 
 OWNED = ("docs/results/", "docs/cli/sac-", "docs/figures/")
 HAND = ("README.md", "mkdocs.yml")
@@ -47,8 +53,11 @@ def generate(project: Path, commands: click.Group, results_dir: Path | None = No
     project = Path(project)
     results = Results(project / "results") if results_dir is None else Results(results_dir, str(results_dir))
     files: dict[str, str] = {}
+    blocks = {b.name: b for b in BLOCKS}
     for name in results.sweep_names():
-        text, figure = sweep_page(results.sweep(name), project / "sweeps")
+        sections = [(s.title, s.text, render_block(blocks[s.block], results, "../", files) if s.block else "")
+                    for s in SECTIONS.get(name, ())]  # fmt: skip
+        text, figure = sweep_page(results.sweep(name), project / "sweeps", sections)
         files[f"docs/results/{name}.md"] = text
         if figure is not None:
             files[f"docs/{figure_name(name)}"] = figure
@@ -81,7 +90,7 @@ def _renderer(path: str, results: Results, commands: click.Group, files: dict[st
     def render(name: str) -> str:
         kind, _, arg = name.partition(":")
         if name in blocks:
-            return _block(blocks[name], results, to_docs, files)
+            return render_block(blocks[name], results, to_docs, files)
         if kind == "options":
             found = [p for p in plugins() if p.name == arg]
             if not found:
@@ -99,14 +108,78 @@ def _renderer(path: str, results: Results, commands: click.Group, files: dict[st
     return render
 
 
-def _block(block: Block, results: Results, to_docs: str, files: dict[str, str]) -> str:
+KINDS = {"means": render_means, "lbr": render_lbr, "csv": render_csv, "text": render_text,
+         "datasets": render_datasets, "pairs": render_pairs, "shift": render_shift, "shift-text": render_shift_text,
+         "published": render_published}  # fmt: skip
+
+
+QUIET = ("shift-text",)  # kinds that show nothing while pending: a sentence under a table that says so
+REFERENCE = ("pairs", "shift", "shift-text", "published")  # kinds whose first row is what the others are measured by
+
+
+def render_block(block: Block, results: Results, to_docs: str, files: dict[str, str]) -> str:
+    """A block's Markdown (a figure's SVG put in ``files``); its pending note while its folder is
+    missing; while the folder holds only some of its rows, those rows and a note naming the others."""
+    if block.pending and not results.has(block.folder):
+        return "" if block.kind in QUIET else pending_note(block)
+    if not (block.pending and block.rows):
+        return _render(block, results, to_docs, files)
+    shown, missing = computed(block, results)
+    if not missing:
+        return _render(block, results, to_docs, files)
+    note = missing_note(block, missing)
+    without_reference = block.kind in REFERENCE and block.rows[0] not in shown.rows
+    if without_reference and shown.rows:
+        note += f" This block measures every row against {block.rows[0].label}: it shows none before that one."
+    if not shown.rows or without_reference or (block.kind == "pairs" and len(shown.rows) < 2):
+        return "" if block.kind in QUIET else note
+    body = _render(shown, results, to_docs, files)
+    return body if block.kind in QUIET else f"{body}\n\n{note}"
+
+
+def computed(block: Block, results: Results) -> tuple[Block, tuple[str, ...]]:
+    """``block`` with only the rows whose cell its folder holds (a sweep run in part: the others not
+    computed yet), its ``against`` rows kept in step; and the labels of the rows left out. Rows read
+    from another folder are kept: they must exist."""
+    cells = results.sweep(block.folder).table.drop_duplicates("cell")
+    keep = [i for i, row in enumerate(block.rows) if row.folder not in ("", block.folder) or _holds(cells, row)]
+    missing = tuple(row.label for i, row in enumerate(block.rows) if i not in keep)
+    against = tuple(block.against[i] for i in keep) if block.against else ()
+    return replace(block, rows=tuple(block.rows[i] for i in keep), against=against), missing
+
+
+def _holds(cells: pd.DataFrame, row: Row) -> bool:
+    found = cells[cells["variant"] == row.variant]
+    for column, value in row.where:
+        found = found[found[column] == value] if column in found.columns else found.iloc[:0]
+    return len(found) > 0
+
+
+def missing_note(block: Block, missing: Sequence[str]) -> str:
+    """What a block of a sweep run in part says under the rows it has: which rows are not computed yet, and how."""
+    them = "it" if len(missing) == 1 else "them"
+    return (
+        f"*Not computed yet:* {'; '.join(missing)}. `results/{block.folder}` holds no cell of {them} yet: "
+        f"`{block.pending}` computes {them} (the cells already there are reused), then `sac docs` adds {them} here."
+    )
+
+
+def _render(block: Block, results: Results, to_docs: str, files: dict[str, str]) -> str:
     if block.kind == "figure":
         files[f"docs/figures/{block.name}.svg"] = means_figure(pick(block, results))
         return f"![{block.caption}]({to_docs}figures/{block.name}.svg)"
-    kinds = {"means": render_means, "lbr": render_lbr, "csv": render_csv, "text": render_text}
+    kinds = KINDS
     if block.kind not in kinds:
         raise DocsError(f"block {block.name!r}: unknown kind {block.kind!r} (one of figure, {', '.join(kinds)})")
     return "\n".join(kinds[block.kind](block, results))
+
+
+def pending_note(block: Block) -> str:
+    """What a block whose folder does not exist yet shows: that it was not run, and how to run it."""
+    return (
+        f"*Not run yet:* `results/{block.folder}` does not exist. `{block.pending}`, then `sac docs`, "
+        "fills this place from it."
+    )
 
 
 def _group_title(documented: list[Plugin]) -> str:

@@ -3,6 +3,7 @@ every cell's means over k with intervals, DRM@8 and LegalBench-RAG's P@1 / R@64,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from .blocks import HEADERS, Picked, escape, means_rows, note, table
@@ -17,8 +18,10 @@ def figure_name(name: str) -> str:
     return f"figures/results-{name}.svg"
 
 
-def sweep_page(sweep: Sweep, sweeps_dir: Path) -> tuple[str, str | None]:
-    """The page of ``sweep`` and its figure's SVG (None when it has too many cells for one)."""
+def sweep_page(sweep: Sweep, sweeps_dir: Path, sections: Sequence[tuple[str, str, str]] = ()) -> tuple[str, str | None]:
+    """The page of ``sweep`` and its figure's SVG (None when it has too many cells for one);
+    ``sections``: (title, prose, rendered block) shown before the table of every cell
+    (:data:`.sweep_notes.SECTIONS`)."""
     cells = sweep.cells()
     variants = sweep.table.drop_duplicates("cell").set_index("cell")
     picked = [Picked(str(variants.loc[c, "variant"]), sweep, c) for c in cells]
@@ -42,9 +45,10 @@ def sweep_page(sweep: Sweep, sweeps_dir: Path) -> tuple[str, str | None]:
         _facts(sweep, variants, sweeps_dir),
         "",
         *([f"- {line}" for line in sweep.provenance()] + [""] if sweep.provenance() else []),
-        "## Means over k",
-        "",
     ]
+    for title, prose, block in sections:
+        lines += [f"## {title}", "", *([prose, ""] if prose else []), *([block, ""] if block else [])]
+    lines += ["## Means over k" if not sections else "## Every cell, means over k", ""]
     if figure is not None:
         lines += [f"![Means over k with 95 % intervals, {sweep.name}](../{figure_name(sweep.name)})", ""]
     lines += [*table(header, rows, "r" * 7 + "l" * (len(sweep.settings) + 1)), "", note(picked), ""]
