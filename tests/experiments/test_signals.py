@@ -147,3 +147,14 @@ def test_passage_stages_share_their_methods_index() -> None:
     passages = plain.with_(options={"within_doc.on": True, "trim.on": True, **DOCUMENT_AWARE})
     assert index_key(passages) == index_key(plain)
     assert "option_within_doc_on" in passages.columns() and "option_within_doc_on" not in plain.columns()
+
+
+def test_the_recommended_presets_are_the_measured_cells_with_the_profile_term() -> None:
+    """Issue 44: the recommended method routes by what documents say about themselves, as the cell
+    reported on the paper protocol (results/profile-paper) and tuned on lbr-mini."""
+    presets = catalogue(RunConfig())
+    measured = load_sweep(Path(__file__).parents[2] / "sweeps" / "profile-paper.toml")
+    reported = {c.variant for c in measured.cells}
+    for key in ("recommended", "recommended-text"):
+        assert dict(presets[key].config.options)["doc_profile.weight"] == 1.0
+    assert presets["recommended"].config.variant in reported

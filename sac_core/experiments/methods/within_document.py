@@ -95,6 +95,11 @@ RECOMMENDED_EXEMPLARS = {
     "within_doc.exemplar_paraphrases": True,
     "within_doc.exemplar_protocol": "full",
 }
+# The recommended method's routing from the document's own text (issue 44): chosen on lbr-mini
+# (sweeps/profile-lbr-mini.toml: file names unread, DRM 6.23 → 4.50, weights 0.5 to 2 alike; read,
+# unchanged at the floor), kept because on the paper protocol it holds (named: DRM 4.18 → 3.80,
+# P 19.77, R 65.34; ids: 6.34 → 5.90; sweeps/profile-paper.toml).
+RECOMMENDED_PROFILE = {"doc_profile.weight": 1.0}
 
 
 class WithinDocument(Stage[RunConfig]):
@@ -150,7 +155,7 @@ class WithinDocument(Stage[RunConfig]):
         exemplars = aware.with_(
             options={**dict(aware.options), "within_doc.exemplar": 4.0, "within_doc.exemplar_similarity": 0.9}
         )
-        text_only = aware.with_(options={**dict(aware.options), **RECOMMENDED_EXEMPLARS})
+        text_only = aware.with_(options={**dict(aware.options), **RECOMMENDED_EXEMPLARS, **RECOMMENDED_PROFILE})
         return {
             "doc-aware-within": Preset("Document-aware, within-document ranking", aware),
             "doc-aware-exemplars": Preset("Document-aware, within-document ranking + clause exemplars", exemplars),
