@@ -21,14 +21,15 @@ if str(ROOT) not in sys.path:  # `sac_core` and `app_pages` importable however t
 
 import streamlit as st  # noqa: E402
 
-from app_pages import shared as ui  # noqa: E402
+from app_pages.shared import frame, resources, sidebar  # noqa: E402
+from sac_core.dashboard import errors  # noqa: E402
 
 
 def main() -> None:
     """One run of the dashboard (Streamlit runs this file as ``__main__`` on every rerun)."""
-    ui.quiet_logs()
+    errors.quiet_logs()
     st.set_page_config(page_title="SAC dashboard", page_icon=":material/balance:", layout="wide")
-    ui.load_plugins()  # installed packages' and $SAC_PLUGINS's methods and stages, before any page reads them
+    resources.load_plugins()  # installed packages' and $SAC_PLUGINS's methods and stages, before any page reads them
     pages = [
         st.Page("app_pages/compare.py", title="Compare", icon=":material/compare_arrows:", default=True),
         st.Page("app_pages/curves.py", title="Curves", icon=":material/show_chart:"),
@@ -39,10 +40,10 @@ def main() -> None:
     ]
     page = st.navigation(pages)
     title = page.title
-    with ui.timed(title), ui.guarded(title):  # server time for `sac bench`; a failure: a reference, no traceback
-        settings = ui.sidebar()
-        ui.style()
-        ui.banner(settings)
+    with frame.timed(title), frame.guarded(title):  # server time for `sac bench`; a failure: a reference, no traceback
+        settings = sidebar.sidebar()
+        sidebar.style()
+        sidebar.banner(settings)
         page.run()
 
 

@@ -1,22 +1,22 @@
-"""Compare: one query through 2-5 retrieval methods side by side (default: baseline, SAC generic, SAC expert)."""
+"""Compare: one query through 2-5 retrieval methods side by side (default: baseline, SAC generic, recommended)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import shared as ui
-from sac_core.dashboard import answers, compare, views
+from app_pages.shared import answers_ui, resources, runs_ui, sidebar, widgets
+from sac_core.dashboard import answers, compare, state, views
 
-s = ui.settings()
+s = sidebar.settings()
 st.title("Compare: one query, side by side")
 st.caption(
     "Each column ranks chunks for the same query with a different index. **✓** the chunk comes from a gold "
     "document, **✗** from another, often near-identical document: that is *Document-Level Retrieval Mismatch* "
-    "(DRM). Highlighted text lies inside a gold span; the rest is muted."
+    f"(DRM). Highlighted text lies inside a gold span; the rest is muted. {compare.SCORES_NOTE}"
 )
-ui.require_datasets(s)
+resources.require_datasets(s)
 base = s.base_config()
-bench = ui.benchmark(s)
+bench = resources.benchmark(s)
 choices = compare.method_choices(base, bench)  # an imported run only on its own benchmark
 if "cmp_methods" not in st.session_state or any(m not in choices for m in st.session_state["cmp_methods"]):
     st.session_state["cmp_methods"] = list(
@@ -25,23 +25,24 @@ if "cmp_methods" not in st.session_state or any(m not in choices for m in st.ses
 if (added := st.session_state.pop("runs_added", None)) in choices and added not in st.session_state["cmp_methods"]:
     st.session_state["cmp_methods"] = [*st.session_state["cmp_methods"], added][-compare.MAX_COLUMNS :]
 methods = st.multiselect(
-    f"Methods side by side ({compare.MIN_COLUMNS}-{compare.MAX_COLUMNS}; the README's \"Beyond SAC\" explains each)",
-    list(choices), key="cmp_methods", format_func=lambda key: choices[key], max_selections=compare.MAX_COLUMNS,
+    compare.METHODS_LABEL, list(choices), key="cmp_methods", format_func=lambda key: choices[key], max_selections=compare.MAX_COLUMNS,
 )  # fmt: skip
 if len(methods) < compare.MIN_COLUMNS:
     st.warning(f"Pick at least {compare.MIN_COLUMNS} methods; showing the default columns meanwhile.")
     methods = list(compare.default_methods(base))
 st.session_state["cmp_columns"] = list(methods)  # Review offers them first (a widget's key dies with a page switch)
-ws, _pending = ui.workspace(s, compare.compare_columns(base, methods))
+columns = compare.compare_columns(base, methods)
+resources.start_demo_cells(s, columns)  # the committed per-query tables are read while the indexes open
+ws, _pending = resources.workspace(s, columns)
 if ws is None:  # nothing built yet: the build panel above shows the progress
     st.stop()
 
 url_answerer = answers.answerer_from_url(st.query_params.get(answers.PARAM))  # before the picker rewrites the URL
-query, asked, k = ui.pick_query(ws, ui.demo_cells(s, ws))
+query, asked, k = widgets.pick_query(ws, resources.demo_cells(s, ws))
 st.query_params[compare.PARAM_COLUMNS] = ",".join(methods)  # the URL keeps the choice
 st.markdown(views.query_html(None if query is None else query.query_id, asked), unsafe_allow_html=True)
 
-results = ui.compare_results(s, ws, asked, int(k), query)
+results = resources.compare_results(ws, asked, int(k), query)
 baseline = compare.reference(results)
 answerer = st.segmented_control(
     answers.answerer_label(k, gold=query is not None),
@@ -64,7 +65,7 @@ for col, r in zip(st.columns(len(results)), results):
             # metrics as wide as their text, wrapping onto more rows in a narrow column (5 columns at
             # 1280 px): never cut to "DR…" as three fixed sub-columns were
             cells = st.container(horizontal=True, gap="small")
-            for metric, name in (("drm", "DRM"), ("precision", "precision"), ("recall", "recall")):
+            for metric, name, measures in compare.METRICS:
                 value = r.metrics[metric]
                 delta = None
                 if baseline is not None and r is not baseline and baseline.metrics is not None:
@@ -72,11 +73,12 @@ for col, r in zip(st.columns(len(results)), results):
                 flat = delta == "±0 pts"
                 cells.metric(
                     f"{name}@{k}",
-                    ui.pct(value),
+                    views.fmt_pct(value),
                     delta,
                     delta_color="off" if flat else "inverse" if metric == "drm" else "normal",
                     delta_arrow="off" if flat else "auto",
-                    help=None if delta is None else "change against the baseline, in percentage points",
+                    help=measures.format(k=k)
+                    + ("" if delta is None else " Below: the change against the baseline, in points."),
                     width="content",
                 )
         if doubt := answers.doubt_sentence(r.doubt):  # two documents about equally likely: say which
@@ -84,11 +86,11 @@ for col, r in zip(st.columns(len(results)), results):
         slots.append(st.empty())  # the answer, written once every column's chunks are on the page
         gold = query.gold if query is not None else ()
         flags = r.gold_document if query is not None else None
-        cards = views.hit_cards(ws.retrievers[r.column.name], r.hits, flags, gold, column=r.column.name)
+        cards = views.hit_cards(r.hits, flags, gold, trimmed_from=r.trimmed_from, column=r.column.name)
         st.markdown("".join(cards) or "_nothing retrieved_", unsafe_allow_html=True)
 ws.preload_models()  # after the first answer is drawn: then a typed question does not wait for the model
 if answerer != "off":
-    ui.answer_row(s, ws, results, slots, answerer, asked, query)
+    answers_ui.answer_row(s, ws, results, slots, answerer, asked, query)
 
 if query is not None:
     st.subheader("Gold spans: found or missed by each index")
@@ -109,7 +111,7 @@ if wrong:
         "Wrong-document hit", range(len(wrong)), key="cmp_why",
         format_func=lambda i: f"{wrong[i][0]} · #{wrong[i][1]} · {wrong[i][2].chunk.file_path}",
     )  # fmt: skip
-    why = ui.why_wrong(s, ws, wrong[choice], query, asked)
+    why = resources.why_wrong(ws, wrong[choice], query, asked)
     st.markdown(views.wrong_hit_html(why), unsafe_allow_html=True)
 
 sac = compare.with_summaries(ws, results)
@@ -145,9 +147,9 @@ if sac:
                 prompt = compare.load_prompt(cfg.prompt)
                 st.caption(f"Prompt {views.md(prompt.id)} v{prompt.version}: {views.md(prompt.description)}")
                 st.markdown(views.prompt_html(prompt.text), unsafe_allow_html=True)
-            except compare.SummaryError as e:
+            except state.LOAD_ERRORS as e:
                 st.error(views.md(e))
 
 # Last on the page: the uploader's scripts then load after the chunks are on screen (issue 27)
 st.subheader("Bring your own retriever")
-ui.import_run_panel(s)
+runs_ui.import_run_panel(s)

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 
-from app_pages import shared as ui
-from sac_core.dashboard import curve_views, curves, state, views, wording
+from app_pages.shared import resources, sidebar, widgets
+from sac_core.dashboard import curve_entries, curve_views, curves, demo_sweep, state, views
 from sac_core.dashboard.curves import paper
 
-s = ui.settings()
+if TYPE_CHECKING:  # names only: pages call the project through sac_core.dashboard
+    from sac_core.engine.data import Benchmark
+
+s = sidebar.settings()
 st.title("Curves: DRM, precision and recall against k")
 roots = [curves.results_root(), curves.demo_results_root(s.cache_dir)]
 
@@ -23,6 +27,16 @@ def _csv(path: str, mtime: float) -> pd.DataFrame:
 
 def _read(path: Path) -> pd.DataFrame:
     return _csv(str(path), path.stat().st_mtime)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _significance_at(path: str, mtime: float) -> pd.DataFrame:
+    return curve_entries.load_significance(Path(path))
+
+
+def _significance(path: Path) -> pd.DataFrame:
+    """The sweep's paired tests (empty without a file, or for a file without pairs)."""
+    return _significance_at(str(path), path.stat().st_mtime) if path.is_file() else pd.DataFrame()
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -47,13 +61,17 @@ def _demo_sweep_button() -> None:
     )
     if st.button("Run the demo sweep", key="curves_demo"):
         demo = state.ensure_demo_corpus(s.cache_dir)
-        sweep = curves.demo_sweep(curves.available_datasets(demo))
+        sweep = demo_sweep.demo_grid(demo)
         bar = st.progress(0.0, text="Running the demo sweep …")
         try:
-            curves.run_with_progress(
-                sweep, demo, s.cache_dir, curves.demo_results_root(s.cache_dir) / sweep.name, ui.progress_callback(bar)
+            demo_sweep.run_with_progress(
+                sweep,
+                demo,
+                s.cache_dir,
+                curves.demo_results_root(s.cache_dir) / sweep.name,
+                resources.progress_callback(bar),
             )
-        except ui.LOAD_ERRORS as e:
+        except state.LOAD_ERRORS as e:
             st.error(f"The demo sweep failed: {views.md(e)}")
             st.stop()
         bar.empty()
@@ -85,16 +103,17 @@ except (ValueError, OSError, pd.errors.ParserError) as e:
     st.stop()
 
 
-def _sweep_bench(data: curves.SweepData) -> state.Benchmark | None:
+def _sweep_bench(data: curves.SweepData) -> Benchmark | None:
     """The folder in use, loaded as the sweep's cells were (None: it has not the sweep's datasets)."""
     if not data.protocol or not data.datasets or not set(data.datasets) <= set(s.source.datasets):
         return None
     try:
-        return ui.benchmark_of(s, data.protocol, data.datasets)
-    except ui.LOAD_ERRORS:
+        return resources.benchmark_of(s, data.protocol, data.datasets)
+    except state.LOAD_ERRORS:
         return None
 
 
+st.caption(views.md(curves.protocol_note(curves.sweep_data(df))))  # which protocol: not the README's, maybe
 for line in curves.provenance(df):
     st.caption(views.md(line))
 if problem := curves.data_check(df, _sweep_bench(curves.sweep_data(df))):
@@ -130,12 +149,12 @@ def _selectors(options: dict[str, list]) -> dict[str, object]:
 choices = _selectors(curves.selector_options(df))
 if extra := curves.selector_options(df, choices):  # settings that still vary, e.g. two seeds
     choices |= _selectors(extra)
-setting = curves.select(df, choices)
+setting = curve_entries.with_entries(curves.select(df, choices))  # one entry per configuration, never a mean of two
 shown_setting = [views.md(views.breakable(f"{names.get(c, c)} {curves.fmt_value(c, v)}")) for c, v in choices.items()]
 st.caption("Setting: " + " · ".join(shown_setting))  # the boxes above cut long values (a model's name)
 # each on its own row: chips in a column scroll sideways out of sight; here they wrap
-all_variants = curves.variant_order(setting["variant"].tolist())
-method_names = wording.method_names(setting.to_dict("records"))  # the catalogue's names; the ids stay in the CSV files
+all_variants = curves.variant_order(setting[curves.ENTRY].tolist())
+method_names = curve_entries.entry_names(setting)  # the catalogue's names, + the setting that differs
 variants = st.multiselect(
     "Methods", all_variants, default=all_variants, key=f"curves_var::{sweep.path}::{','.join(all_variants)}",
     format_func=method_names.get, help=views.md("Their ids in the results: " + ", ".join(all_variants)),
@@ -144,7 +163,7 @@ all_datasets = curves.dataset_order(setting["dataset"].tolist())
 datasets = st.multiselect(
     "Datasets", all_datasets, default=all_datasets, key=f"curves_ds::{sweep.path}::{','.join(all_datasets)}"
 )
-shown = curves.select(df, choices, variants, datasets)
+shown = curve_entries.pick(setting, variants, datasets)
 if shown.empty:
     st.warning("No results for this selection.")
     st.stop()
@@ -172,31 +191,33 @@ per_query = _read(sweep.per_query) if sweep.per_query.is_file() else None
 stamp = (str(sweep.per_query), sweep.per_query.stat().st_mtime) if per_query is not None else ()
 means = _means(shown[shown["dataset"] == mean_ds], per_query, stamp)
 refs_mean = paper.matching(chunk, chars, weight, k=None) if mean_ds == "ALL" else []
-left, right = st.columns([3, 2])
-left.plotly_chart(curve_views.means_figure(means, refs_mean, names=method_names), width="stretch")
-with right:
-    table = curve_views.comparison_table(means, refs_mean, names=method_names)
-    st.dataframe(curve_views.shown_as_text(table), hide_index=True, width="stretch")
-    ks = ", ".join(sorted(set(",".join(means["ks"]).split(",")), key=int)) if len(means) else "—"
-    st.caption(
-        f"Ours: each metric's mean over the k values of this sweep ({ks}), ± half its 95 % interval (bootstrap "
-        "over queries; whiskers on the bars). Paper (hatched bars): Tables 1–2 of "
-        "Reuter et al. 2025 — also means over k ∈ {1, 2, 4, …, 64} and over the four LegalBench-RAG datasets, "
-        "but with thenlper/gte-large embeddings and the paper's query protocol; the baseline's ≈67 % DRM is "
-        "approximate. Compare gaps and trends, not exact values. Paper numbers appear only for the settings "
-        "it reports (dataset ALL; chunk 200/500/800 × 150/300 characters; weights 1/0.75/0.5/0.25 at 500/150)."
-    )
+st.plotly_chart(curve_views.means_figure(means, refs_mean, names=method_names), width="stretch")
+# the table under the bars, the page's whole width: beside them, at 1280 px, it showed DRM alone
+table = curve_views.comparison_table(means, refs_mean, names=method_names)
+st.dataframe(curve_views.shown_as_text(table), hide_index=True, width="stretch")
+ks = ", ".join(sorted(set(",".join(means["ks"]).split(",")), key=int)) if len(means) else "—"
+st.caption(
+    f"Ours: each metric's mean over the k values of this sweep ({ks}), ± half its 95 % interval (bootstrap "
+    "over queries; whiskers on the bars). Paper (hatched bars): Tables 1–2 of "
+    "Reuter et al. 2025 — also means over k ∈ {1, 2, 4, …, 64} and over the four LegalBench-RAG datasets, "
+    "but with thenlper/gte-large embeddings and the paper's query protocol; the baseline's ≈67 % DRM is "
+    "approximate. Compare gaps and trends, not exact values. Paper numbers appear only for the settings "
+    "it reports (dataset ALL; chunk 200/500/800 × 150/300 characters; weights 1/0.75/0.5/0.25 at 500/150)."
+)
 with st.expander("All published numbers used here"):
     st.dataframe(curve_views.paper_table(), hide_index=True, width="stretch")
 
 if sweep.significance.is_file() or sweep.per_query.is_file():
     st.subheader("Significance: which queries flipped")
-    if sweep.significance.is_file():
-        try:
-            sig = curves.significance_view(_read(sweep.significance), choices, variants)
-        except ValueError as e:
-            st.error(views.md(e))
-            st.stop()
+    try:
+        sig = curve_entries.significance_view(_significance(sweep.significance), choices, shown)
+    except ValueError as e:  # a file that is no table: said in one line, the flips below still shown
+        st.error(views.md(e))
+        sig = None
+    if sig is not None and sig.empty:
+        st.caption("No paired tests in this sweep between the methods shown (a sweep with one method per setting "
+                   "has none); the queries that flipped are below.")  # fmt: skip
+    elif sig is not None:
         st.caption(
             "Paired sign-flip permutation test per metric and k (two-sided; wins = queries where method b is better)."
         )
@@ -230,4 +251,4 @@ if sweep.significance.is_file() or sweep.per_query.is_file():
                      column_config={method_names[a]: percent, method_names[b]: percent,
                                     "change": st.column_config.NumberColumn(format="%+.1f pts")})  # fmt: skip
         if not table.empty:
-            ui.open_flipped_in_compare(s, curves.sweep_data(df), table, int(k))
+            widgets.open_flipped_in_compare(s, curves.sweep_data(df), table, int(k))

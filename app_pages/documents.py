@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_pages import shared as ui
-from sac_core.dashboard import documents, views, wording
+from app_pages.shared import resources, sidebar
+from sac_core.dashboard import documents, state, views, wording
 
 WINDOW = 30  # chunks drawn at once
 
-s = ui.settings()
+s = sidebar.settings()
 st.title("Documents: chunks, summaries, gold spans")
 st.caption(
     "What the retriever sees of one document: where the chunker cuts it, which summary SAC prepends to "
     "every one of its chunks, and where the benchmark's gold spans lie."
 )
-bench = ui.benchmark(s)
+bench = resources.benchmark(s)
 datasets = [ds for ds in bench.datasets if any(d.dataset == ds for d in bench.documents.values())]
 if not datasets:
     st.warning("No documents in the selected datasets.")
@@ -37,7 +37,7 @@ if overlap >= size:
     st.warning("The overlap must be smaller than the chunk size; using 0.")
     overlap = 0
 doc = bench.documents[file_path]
-chunks = documents.chunk_document(file_path, doc.text, "rcts", size, overlap)
+chunks = documents.chunks(file_path, doc.text, size, overlap)
 pairs = spans_in[file_path]
 
 st.subheader("SAC summaries of this document")
@@ -45,9 +45,9 @@ ask = s.provider != "openai" or st.toggle("Request / show the openai summaries o
 if ask:
     try:
         summaries = documents.document_summaries_for(
-            file_path, doc.text, s.provider, s.chars, s.source.data_dir, s.cache_dir, ui.api_key(s)
+            file_path, doc.text, s.provider, s.chars, s.source.data_dir, s.cache_dir, sidebar.api_key(s)
         )
-    except (documents.SummaryError, OSError, KeyError) as e:
+    except state.LOAD_ERRORS as e:
         st.error(f"No summaries: {views.md(e)}")
         summaries = {}
     for col, (prompt, summary) in zip(st.columns(max(1, len(summaries))), summaries.items()):

@@ -7,23 +7,27 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from sac_core.dashboard import answers, compare, state, views
+from sac_core.dashboard import answers, state, views
 
 from .resources import cached_answer, column_answer, document_names, llm_settings
+
+if TYPE_CHECKING:  # names only: pages call the project through sac_core.dashboard
+    from sac_core.engine.data import Query
+    from sac_core.experiments import ColumnResult, Workspace
 
 
 def answer_row(
     s: state.Settings,
-    ws: compare.Workspace,
-    results: Sequence[compare.ColumnResult],
+    ws: Workspace,
+    results: Sequence[ColumnResult],
     slots: Sequence[Any],
     kind: str,
     question: str,
-    query: compare.Query | None,
+    query: Query | None,
 ) -> None:
     """Fill each column's answer slot: offline at once; with the LLM, after the cost is confirmed
     (once per session; cached answers are shown without asking), streamed as it is written."""
@@ -44,9 +48,9 @@ def answer_row(
 
 def _llm_ready(
     s: state.Settings,
-    results: Sequence[compare.ColumnResult],
+    results: Sequence[ColumnResult],
     question: str,
-    query: compare.Query | None,
+    query: Query | None,
     llm: answers.LLMSettings,
 ) -> bool:
     """Model field, key check and the cost of the answers not cached yet; True when asking may go on."""

@@ -6,40 +6,32 @@ and errors.
 
 from __future__ import annotations
 
-import cProfile
 import hashlib
 import os
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from sac_core.dashboard import answers, builds, compare, curves, demo_picks, errors, maps, state, timing, tune, views
-from sac_core.dashboard import registry as shared
+from sac_core.dashboard import answers, builds, compare, curves, demo_picks, maps, state, tune, views
 
+from . import caches
+from .prepare_ui import prepare_note
 from .sidebar import API_KEY, api_key
 
-LOAD_ERRORS = (state.BenchmarkError, state.SummaryError, KeyError, OSError, RuntimeError, ValueError)
-
-
-@st.cache_resource(show_spinner=False)
-def registry() -> shared.Registry:
-    """Indexes and benchmarks shared by every session of this server: two of each kind (benchmark,
-    encoder, …), room for Compare's widest set of columns plus one, two Map pages (two maps each), and
-    the latest Compare answers and explanations (a room of people asking the same question computes
-    it once)."""
-    return shared.Registry(
-        size=2, sizes={"column": compare.MAX_COLUMNS + 1, "map": 4, "results": 256, "why": 64, "answer": 256}
-    )
+if TYPE_CHECKING:  # names only: pages call the project through sac_core.dashboard
+    from sac_core.engine.data import Benchmark, Query
+    from sac_core.engine.embedding import Embedder
+    from sac_core.engine.retrieval import Hit
+    from sac_core.experiments import Column, ColumnResult, RunConfig, Workspace
 
 
 def load_plugins() -> None:
     """The plug-ins of installed packages and ``$SAC_PLUGINS``, imported once per server before a
     page reads the registries; one that cannot be loaded: its one-line error on every page."""
-    key = shared.resource_key("plugins", os.environ.get("SAC_PLUGINS", ""))
-    for problem in registry().get(key, state.load_plugins):
+    for problem in caches.plugins(os.environ.get("SAC_PLUGINS", "")):
         st.error(views.md(problem))
 
 
@@ -49,41 +41,32 @@ def require_datasets(s: state.Settings) -> None:
         st.stop()
 
 
-def benchmark(s: state.Settings) -> state.Benchmark:
+def benchmark(s: state.Settings) -> Benchmark:
     """The selected queries and documents, loaded once per (data, protocol, datasets)."""
     return sourced(s)[0]
 
 
-def sourced(s: state.Settings) -> tuple[state.Benchmark, str]:
-    """The selected benchmark and its source key (:func:`state.source_key`: what a result computed
-    on it is kept under), from one look at the folder's files."""
+def sourced(s: state.Settings) -> tuple[Benchmark, str]:
+    """The selected benchmark and its source key (:func:`state.sourced_benchmark`: what a result
+    computed on it is kept under), from one look at the folder's files."""
     require_datasets(s)
     try:
         return _loaded(s, s.protocol, s.datasets)
-    except LOAD_ERRORS as e:
+    except state.LOAD_ERRORS as e:
         st.error(f"Could not load the benchmark: {views.md(e)}")
         st.stop()
 
 
-def benchmark_of(s: state.Settings, protocol: str, datasets: Sequence[str]) -> state.Benchmark:
+def benchmark_of(s: state.Settings, protocol: str, datasets: Sequence[str]) -> Benchmark:
     """The benchmark of the sidebar's data folder under another protocol or datasets (shared, as
     :func:`benchmark`), loaded again when a file of the folder changed (a reworded question, an
     edited document or summary); raises what loading raises."""
     return _loaded(s, protocol, datasets)[0]
 
 
-def _loaded(s: state.Settings, protocol: str, datasets: Sequence[str]) -> tuple[state.Benchmark, str]:
-    stamp = state.folder_stamp(s.source.data_dir)
-    key = shared.resource_key("bench", s.source.data_dir, protocol, tuple(datasets), stamp)
-    with _spinner("Loading the benchmark …", [key]):
-        bench = registry().get(key, lambda: state.load_benchmark(s.source.data_dir, tuple(datasets), protocol))
-    return bench, state.source_key(bench.digest, stamp)
-
-
-def _spinner(text: str, keys: Sequence[tuple[str, ...]]) -> AbstractContextManager:
-    """A spinner while something of ``keys`` is still to be loaded into the registry; nothing when
-    all are there (a spinner costs every rerun a thread and messages: a room of sessions pays it)."""
-    return nullcontext() if all(key in registry() for key in keys) else st.spinner(text)
+def _loaded(s: state.Settings, protocol: str, datasets: Sequence[str]) -> tuple[Benchmark, str]:
+    where = str(Path(s.source.data_dir).resolve())
+    return caches.benchmark(where, tuple(datasets), protocol, s.source.stamp())
 
 
 def progress_callback(bar):
@@ -91,7 +74,7 @@ def progress_callback(bar):
     return lambda fraction, message: bar.progress(min(1.0, max(0.0, float(fraction))), text=views.md(message))
 
 
-def confirm_openai(s: state.Settings, bench: state.Benchmark, columns: Sequence[compare.Column], what: str) -> None:
+def confirm_openai(s: state.Settings, bench: Benchmark, columns: Sequence[Column], what: str) -> None:
     """Before requesting summaries from an API: needs a key, shows the cost, asks once per session."""
     if s.provider != "openai":
         return
@@ -111,72 +94,67 @@ def confirm_openai(s: state.Settings, bench: state.Benchmark, columns: Sequence[
     st.stop()
 
 
-def build_manager(cache_dir: Path) -> builds.BuildManager:
-    """The server's background builds (worker processes) for one cache folder, shared by every session."""
-    return _build_manager(str(Path(cache_dir).resolve()))
+def _embedder(s: state.Settings, config: RunConfig) -> Embedder:
+    return caches.embedder(_resolved(s.cache_dir), config.model, config.backend, config)
 
 
-@st.cache_resource(show_spinner=False)
-def _build_manager(cache_dir: str) -> builds.BuildManager:
-    return builds.BuildManager(Path(cache_dir))
+def _config(s: state.Settings, config: RunConfig) -> tuple[str, str, RunConfig]:
+    """(cache folder, config) as a cache key (the config's ``repr`` lists every setting), and the config."""
+    return _resolved(s.cache_dir), repr(config), config
 
 
-def _embedder(s: state.Settings, config: state.RunConfig) -> compare.Embedder:
-    key = shared.resource_key("embedder", s.cache_dir, config.model, config.backend)
-    return registry().get(key, lambda: compare.Embedder(config.model, s.cache_dir, backend=config.backend))
+def _resolved(path: Path) -> str:
+    """A folder as a cache key part: resolved (links and ``..``), as text."""
+    return str(Path(path).resolve())
 
 
-def page_embedder(s: state.Settings) -> compare.Embedder:
+def page_embedder(s: state.Settings) -> Embedder:
     """The sidebar's embedding model (shared by every session of the server, as the columns' own)."""
     return _embedder(s, s.base_config())
 
 
-def workspace(s: state.Settings, columns: Sequence[compare.Column]) -> tuple[compare.Workspace | None, list]:
+def workspace(s: state.Settings, columns: Sequence[Column]) -> tuple[Workspace | None, list]:
     """The Compare workspace over the columns whose saved index is ready (loaded once per server and
     shared), and the columns still being built in the background (their progress is drawn here)."""
     bench, data = sourced(s)  # data: a summary or bank file edited, the columns are opened anew
     confirm_openai(s, bench, columns, "compare")
-    retrievers, summaries, pending = {}, {}, []
+    opened, pending = {}, []
     failed: tuple[str, Exception] | None = None
-    keys = [shared.resource_key("column", data, s.cache_dir, c.config) for c in columns]
-    with _spinner("Opening the saved indexes …", keys):
-        for col, key in zip(columns, keys):
-            opener = lambda col=col: compare.open_column(
-                bench, col, s.source.data_dir, s.cache_dir, _embedder(s, col.config), api_key(s)
+    for col in columns:
+        try:
+            opened[col.name] = caches.column(
+                data, *_config(s, col.config), bench, s.source.data_dir, _embedder(s, col.config), api_key(s)
             )
-            try:
-                retrievers[col.name], summaries[col.name] = registry().get(key, opener)
-            except compare.NotBuilt:
-                pending.append(col)
-            except LOAD_ERRORS as e:
-                failed = (col.name, e)
-                break
+        except compare.NotBuilt:
+            pending.append(col)
+        except state.LOAD_ERRORS as e:
+            failed = (col.name, e)
+            break
     if failed is not None:  # said after the spinner has ended (st.stop inside it left it on the page)
         st.session_state.pop("sac_openai_ok::compare", None)  # a failed request is not sent again unasked
         st.error(f"Could not open the index of {views.md(failed[0])}: {views.md(failed[1])}")
         st.stop()
     if pending:
-        build_panel(s, [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending], api_key(s))
-    ready = [col for col in columns if col.name in retrievers]
-    return (compare.Workspace(bench, ready, retrievers, summaries, data) if ready else None), pending
+        jobs = [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending]
+        if not s.source.demo:  # real data, not prebuilt: the total, the one command, the demo meanwhile
+            manager = caches.build_manager(s.cache_dir)
+            prepare_note(s, bench, jobs, {job.key: manager.status(job.key) for job in jobs})
+        build_panel(s, jobs, api_key(s))
+    return compare.workspace(bench, columns, opened, data), pending
 
 
-def compare_results(
-    s: state.Settings, ws: compare.Workspace, text: str, k: int, query: compare.Query | None
-) -> list[compare.ColumnResult]:
+def compare_results(ws: Workspace, text: str, k: int, query: Query | None) -> list[ColumnResult]:
     """``ws.search`` once per (data, columns, question, k) for every session of the server."""
-    key = shared.resource_key("results", ws.data_key, compare.columns_key(ws), text, k, compare.query_key(query))
-    return registry().get(key, lambda: ws.search(text, k, query))
+    query_id = None if query is None else query.query_id
+    return caches.results(ws.data_key, compare.columns_key(ws), text, k, query_id, ws, query)
 
 
-def why_wrong(
-    s: state.Settings, ws: compare.Workspace, hit: tuple[str, int, compare.Hit], query: compare.Query, text: str
-) -> compare.WrongHit:
+def why_wrong(ws: Workspace, hit: tuple[str, int, Hit], query: Query, text: str) -> compare.WrongHit:
     """:func:`compare.explain_wrong_hit` once per (data, columns, question, hit) for every session."""
     name, rank, found = hit
     chunk = (found.chunk.file_path, found.chunk.start, found.chunk.end)
-    key = shared.resource_key("why", ws.data_key, compare.columns_key(ws), text, query.query_id, name, rank, chunk)
-    return registry().get(key, lambda: compare.explain_wrong_hit(ws, name, rank, found, query, text))
+    key = compare.columns_key(ws)
+    return caches.why_wrong(ws.data_key, key, text, query.query_id, name, rank, chunk, ws, found, query)
 
 
 def llm_settings(model: str) -> answers.LLMSettings:
@@ -186,63 +164,52 @@ def llm_settings(model: str) -> answers.LLMSettings:
     return answers.LLMSettings(key, os.environ.get("OPENAI_BASE_URL") or None, model)
 
 
-def _answerer(s: state.Settings, config: state.RunConfig, kind: str, llm: answers.LLMSettings) -> answers.Answerer:
-    """The answerer ``kind``: the extractive one over the column's model; the LLM one made once per
-    session and setting (a disk-cache handle and an openai client, not one per column and rerun). It
-    holds this session's key, so it lives in the session, never in the server-wide registry."""
-    if kind != "openai":
-        return answers.make_answerer(kind, _embedder(s, config), s.cache_dir, llm)
+def _llm_answerer(s: state.Settings, config: RunConfig, llm: answers.LLMSettings) -> answers.Answerer:
+    """The LLM answerer of this session and setting. It holds this session's key, so it lives in
+    the session's cache, never in one shared by the server."""
     secret = hashlib.sha256((llm.api_key or "").encode()).hexdigest()
-    ident = (str(s.cache_dir), llm.model, llm.base_url, secret)
-    made: dict[tuple[str, str, str | None, str], answers.Answerer] = st.session_state.setdefault(
-        "sac_llm_answerers", {}
-    )
-    if ident not in made:
-        made[ident] = answers.make_answerer(kind, _embedder(s, config), s.cache_dir, llm)
-    return made[ident]
+    return caches.llm_answerer(_resolved(s.cache_dir), llm.model, llm.base_url, secret, _embedder(s, config), llm)
 
 
 def column_answer(
     s: state.Settings,
-    ws: compare.Workspace,
-    result: compare.ColumnResult,
+    ws: Workspace,
+    result: ColumnResult,
     kind: str,
     question: str,
-    query: compare.Query | None,
+    query: Query | None,
     llm: answers.LLMSettings,
     on_text: Callable[[str], None] | None = None,
 ) -> answers.Answer:
-    """The answer from one column's hits, once per (data, column, question, hits, answerer) for every
-    session of the server (an LLM answer is also cached on disk); raises AnswerError."""
-    hits = tuple((h.chunk.file_path, h.chunk.start, h.chunk.end) for h in result.hits)
-    model = llm.model if kind == "openai" else ""
+    """The answer from one column's hits; raises AnswerError. An offline answer is made once per
+    (data, column, question, hits, answerer) for every session of the server; an LLM answer is
+    streamed into ``on_text`` and kept on disk by its answerer (asked again, it is read back)."""
     gold = query.gold_files if query is not None else None
+    if kind == "openai":
+        return answers.answer_column(_llm_answerer(s, result.column.config, llm), question, result.hits, gold, on_text)
+    hits = tuple((h.chunk.file_path, h.chunk.start, h.chunk.end) for h in result.hits)
     marks = None if gold is None else tuple(sorted(gold))  # the answer is checked against them
-    key = shared.resource_key("answer", ws.data_key, result.column.config, question, hits, kind, model, marks)
-
-    def make() -> answers.Answer:
-        answerer = _answerer(s, result.column.config, kind, llm)
-        return answers.answer_column(answerer, question, result.hits, gold, on_text)
-
-    return registry().get(key, make)
+    answerer = answers.make_answerer(kind, _embedder(s, result.column.config), s.cache_dir, llm)
+    config = repr(result.column.config)
+    return caches.answer(ws.data_key, config, question, hits, kind, marks, answerer, result.hits)
 
 
 def cached_answer(
     s: state.Settings,
-    result: compare.ColumnResult,
+    result: ColumnResult,
     question: str,
-    query: compare.Query | None,
+    query: Query | None,
     llm: answers.LLMSettings,
 ) -> answers.Answer | None:
     """The LLM's cached answer for one column (nothing is sent), or None."""
-    answerer = _answerer(s, result.column.config, "openai", llm)
+    answerer = _llm_answerer(s, result.column.config, llm)
     return answers.cached_answer(answerer, question, result.hits, query.gold_files if query is not None else None)
 
 
 def build_panel(s: state.Settings, jobs: Sequence[builds.BuildJob], key: str | None = None) -> None:
     """Ask for ``jobs`` in the background (joining builds already running) and show their progress,
     with Cancel; the page reruns when they have all ended. Nothing blocks: other pages stay usable."""
-    manager = build_manager(s.cache_dir)
+    manager = caches.build_manager(s.cache_dir)
     stopped = st.session_state.setdefault("sac_builds_stopped", set())  # cancelled or failed here: not restarted
     for job in jobs:
         current = manager.status(job.key)
@@ -258,7 +225,7 @@ def build_panel(s: state.Settings, jobs: Sequence[builds.BuildJob], key: str | N
 
 @st.fragment(run_every=1.0)
 def _progress(cache_dir: Path, keys: list[str], labels: list[str]) -> None:
-    manager = build_manager(cache_dir)
+    manager = caches.build_manager(cache_dir)
     stopped = st.session_state.setdefault("sac_builds_stopped", set())
     seen: dict[str, str] = st.session_state.setdefault("sac_builds_seen", {})  # key → state at the last look
     active = finished = False
@@ -292,79 +259,49 @@ def tune_lookup(s: state.Settings) -> tune.Lookup:
     bank are remembered per benchmark object, loaded anew when a file of the data folder changes)."""
     sweeps = curves.list_sweeps([curves.results_root(), curves.demo_results_root(s.cache_dir)])
     folders = [f.path for f in sweeps]
-    stamp = tuple((str(f.per_query), f.per_query.stat().st_mtime) for f in sweeps if f.per_query.is_file())
-    key = shared.resource_key("tune-lookup", s.cache_dir, s.source.data_dir, stamp)
-    return registry().get(key, lambda: tune.Lookup(tune.read_published(folders), s.cache_dir, s.source.data_dir))
+    where = _resolved(s.source.data_dir)
+    return caches.tune_lookup(_resolved(s.cache_dir), where, _tables_stamp(sweeps), folders)
 
 
-def document_names(ws: compare.Workspace) -> answers.DocumentNames:
+def _tables_stamp(sweeps: Sequence[curves.SweepFolder]) -> tuple[tuple[str, float], ...]:
+    """(path, mtime) of each sweep's per-query table: a new stamp, a table was written."""
+    return tuple((str(f.per_query), f.per_query.stat().st_mtime) for f in sweeps if f.per_query.is_file())
+
+
+def document_names(ws: Workspace) -> answers.DocumentNames:
     """The words each document of the workspace's benchmark is named by (once per benchmark and server)."""
-    key = shared.resource_key("names", ws.data_key)
-    return registry().get(key, lambda: answers.document_names({p: d.text for p, d in ws.bench.documents.items()}))
+    return caches.document_names(ws.data_key, ws.bench)
 
 
-def demo_cells(s: state.Settings, ws: compare.Workspace) -> demo_picks.Lookup:
+def start_demo_cells(s: state.Settings, columns: Sequence[Column]) -> None:
+    """Start looking up the demo picks of ``columns`` (:func:`demo_cells`) in the background, so that
+    reading the committed per-query tables overlaps with opening the indexes instead of following it."""
+    bench, data = sourced(s)
+    _demo_lookup(s, data, columns, bench)
+
+
+def demo_cells(s: state.Settings, ws: Workspace) -> demo_picks.Lookup:
     """The committed per-query results of the page's columns on its data (read once per server, again
     when a file changes; without them the pages open on their usual first query), and the results
-    folders skipped because a table did not parse."""
+    folders skipped because a table did not parse. A lookup that failed is not kept."""
+    try:
+        return _demo_lookup(s, ws.data_key, ws.columns, ws.bench).result()
+    except Exception:
+        caches.demo_cells.clear()  # asked again on the next run, not served from the cache
+        raise
+
+
+def _demo_lookup(
+    s: state.Settings, data: str, columns: Sequence[Column], bench: Benchmark
+) -> Future[demo_picks.Lookup]:
     roots = [curves.results_root(), curves.demo_results_root(s.cache_dir)]
-    sweeps = curves.list_sweeps(roots)
-    stamp = tuple((str(f.per_query), f.per_query.stat().st_mtime) for f in sweeps if f.per_query.is_file())
-    key = shared.resource_key("picks", ws.data_key, compare.columns_key(ws), stamp)
-    return registry().get(key, lambda: demo_picks.look_up(roots, ws.columns, ws.bench))
+    stamp = _tables_stamp(curves.list_sweeps(roots))
+    return caches.demo_cells(data, compare.column_set_key(columns), stamp, roots, tuple(columns), bench)
 
 
-pct = views.fmt_pct
-
-
-quiet_logs = errors.quiet_logs
-
-
-@contextmanager
-def guarded(page: str) -> Iterator[None]:
-    """An unexpected error inside the block: a one-line message with a reference on the page, the
-    traceback in the server log under the same reference (``st.stop``/``st.rerun`` pass through:
-    they are not ``Exception``)."""
-    try:
-        yield
-    except Exception as e:
-        st.error(errors.report(e, page).message, icon=":material/error:")
-
-
-@contextmanager
-def timed(page: str) -> Iterator[None]:
-    """Append ``<page>\\t<milliseconds>`` of this script run to ``$SAC_TIMING_LOG`` when it is set
-    (``sac bench`` measures the server time of a rerun so); a stopped run counts too. With
-    ``$SAC_PROFILE_DIR`` set, each run's cProfile statistics are saved there too."""
-    path = os.environ.get(timing.TIMING_ENV)
-    profile_dir = os.environ.get(timing.PROFILE_ENV)
-    profiler = cProfile.Profile() if profile_dir else None
-    t0 = time.perf_counter()
-    if profiler:
-        profiler.enable()
-    try:
-        yield
-    finally:
-        ms = (time.perf_counter() - t0) * 1000
-        if profiler and profile_dir:
-            profiler.disable()
-            profiler.dump_stats(str(Path(profile_dir) / f"{page}-{time.time_ns()}.prof"))
-        if path:
-            with Path(path).open("a", encoding="utf-8") as f:
-                f.write(f"{page}\t{ms:.2f}\n")
-
-
-def map_data(s: state.Settings, ws: compare.Workspace, column: compare.Column, method: str) -> maps.MapData:
+def map_data(s: state.Settings, ws: Workspace, column: Column, method: str) -> maps.MapData:
     """An index's vectors, projection and separation figures, computed once and shared (the
     projection and figures are also kept on disk beside the saved index); the first time, a bar
     shows each step with the time left, then goes."""
-    key = shared.resource_key("map", ws.data_key, s.cache_dir, column.config, method)
-    index = maps.column_index(ws.retrievers, column.name)
-    bar = st.empty()
-    tell = progress_callback(bar)
-    data = registry().get(
-        key,
-        lambda: maps.map_data(index, s.cache_dir, method, lambda f, text: tell(f, f"{column.name}: {text}")),
-    )
-    bar.empty()
-    return data
+    index = maps.column_index(ws.retrievers, column.name, ws.columns)
+    return caches.map_data(ws.data_key, _resolved(s.cache_dir), repr(column.config), method, column.name, index)

@@ -7,11 +7,11 @@ import pandas as pd
 import streamlit as st
 
 from sac_core.dashboard import answers, compare, curves, errors, state, views, wording
-from sac_core.dashboard import registry as shared
 from sac_core.dashboard import review as rv
+from sac_core.dashboard.state import LOAD_ERRORS
 
 from . import review_access_ui as access_ui
-from .resources import LOAD_ERRORS, benchmark, page_embedder, registry, workspace
+from .resources import benchmark, page_embedder, workspace
 
 SHORTCUTS = "12345"  # keys of the label buttons, in the order of rv.LABELS
 NOTE_HEIGHT = 68  # pixels: two lines to begin with; the box grows as the reviewer drags it
@@ -23,11 +23,17 @@ def review_db(s: state.Settings) -> rv.ReviewDB:
     """The review database of this server ($SAC_REVIEW_DB or a SQLite file under the cache)."""
     url = rv.default_url(s.cache_dir)
     try:
-        return registry().get(shared.resource_key("review-db", url), lambda: rv.ReviewDB(url))
+        return _review_db(url)
     except rv.ReviewError as e:
         errors.log.warning("Review: %s", e)  # the whole story (password hidden) for the operator
         st.error(views.md(e.public))  # the database by its kind only
         st.stop()
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)  # one database per server (a test may point at another)
+def _review_db(url: str) -> rv.ReviewDB:
+    """The review database at ``url``, opened once per server (its connection pool is shared)."""
+    return rv.ReviewDB(url)
 
 
 def review_new_session(s: state.Settings, db: rv.ReviewDB, owner: str = "", owner_login: str | None = None) -> None:

@@ -6,8 +6,6 @@ import streamlit as st
 
 from sac_core.dashboard import runs, state, views
 
-from .resources import LOAD_ERRORS
-
 
 def _file_key() -> str:
     """The uploader's key: a new one after each import, so the imported file is not offered again."""
@@ -45,7 +43,7 @@ def import_run_panel(s: state.Settings) -> None:
             try:
                 with st.spinner("Checking every line and scoring the run …"):
                     done = runs.import_upload(upload.getvalue(), upload.name, name, s)  # type: ignore[union-attr]
-            except (runs.RunFileError, runs.RunStoreError, *LOAD_ERRORS) as e:
+            except runs.IMPORT_ERRORS as e:
                 st.error(views.md(e))
                 return
             st.session_state["runs_added"] = done.key

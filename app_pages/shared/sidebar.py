@@ -37,7 +37,7 @@ def sidebar() -> state.Settings:
         )
         if len(field.strip()) > LONG_FIELD:  # the box cuts it: the whole folder, wrapping at its slashes
             st.caption(views.md(views.breakable(field.strip())))
-        source = state.resolve_data_source(field, cache_dir, state.data_roots())
+        source = state.resolve_data_source(field, cache_dir)
         if source.problem:
             st.error(f"{views.md(source.problem)}. Showing the demo corpus instead.")
         where = str(source.data_dir)

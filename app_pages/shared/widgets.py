@@ -3,16 +3,22 @@ the way other pages open a query there (same tab, same session, same data folder
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 import streamlit as st
 
-from sac_core.dashboard import compare, curves, demo_picks, selection, state, views, wording
+from sac_core.dashboard import curve_open, curves, demo_picks, selection, state, views, wording
 
-from .resources import LOAD_ERRORS, benchmark_of
+from .resources import benchmark_of
 from .sidebar import data_keys
 
+if TYPE_CHECKING:  # names only: pages call the project through sac_core.dashboard
+    from sac_core.engine.data import Query
+    from sac_core.experiments import Workspace
 
-def pick_query(ws: compare.Workspace, found: demo_picks.Lookup | None = None) -> tuple[compare.Query | None, str, int]:
+
+def pick_query(ws: Workspace, found: demo_picks.Lookup | None = None) -> tuple[Query | None, str, int]:
     """(benchmark query or None for free text, the text asked, k). The selection comes from the URL
     on a session's first visit (without one: the typical query of ``found``, the committed per-query
     results), then from this session's widgets, and is written back to the URL. A results folder
@@ -72,7 +78,7 @@ def pick_query(ws: compare.Workspace, found: demo_picks.Lookup | None = None) ->
     return query, asked, int(k)
 
 
-def _demo_picker(ws: compare.Workspace, cells: demo_picks.SweepCells, query_id: str | None, k: int) -> None:
+def _demo_picker(ws: Workspace, cells: demo_picks.SweepCells, query_id: str | None, k: int) -> None:
     """A picker of the queries computed from ``cells`` (typical, biggest gain, biggest loss), and what
     the query shown is among them."""
     found = demo_picks.picks(cells, k)
@@ -86,7 +92,7 @@ def _demo_picker(ws: compare.Workspace, cells: demo_picks.SweepCells, query_id: 
         st.caption(views.md(f"This query is the {'; the '.join(labels)}, in the per-query results of {cells.sweep}."))
 
 
-def _show_pick(ws: compare.Workspace) -> None:
+def _show_pick(ws: Workspace) -> None:
     """Before the next run (the picker's callback): the query widgets set to the picked query."""
     pick = st.session_state.get("cmp_demo")
     if pick is not None and pick.query_id in ws.queries:
@@ -109,7 +115,9 @@ def _keep(key: str, default: object, valid: object = None) -> None:
 def _select_in_compare(chosen: selection.Selection, protocol_key: str, protocol: str, datasets_key: str,
                        datasets: list[str]) -> None:  # fmt: skip
     """Before the next run (a button's callback): the sidebar's protocol and datasets, then Compare's
-    widgets, set to ``chosen``; Compare reads them when it opens."""
+    widgets, set to ``chosen``; Compare reads them when it opens (the next run goes there)."""
+    _forget()
+    st.session_state["curves_open_go"] = True
     st.session_state[protocol_key] = protocol
     st.session_state[datasets_key] = datasets
     st.session_state["cmp_sel"] = chosen
@@ -121,13 +129,18 @@ def _select_in_compare(chosen: selection.Selection, protocol_key: str, protocol:
 
 def open_flipped_in_compare(s: state.Settings, data: curves.SweepData, table: pd.DataFrame, k: int) -> None:
     """A flipped query of a sweep opened on Compare, in this tab and session, when the sidebar's data
-    folder is the data the sweep ran on; otherwise a line saying which data the link needs."""
+    folder is the data the sweep ran on; otherwise a line saying which data the link needs. When
+    opening would switch the sidebar's protocol or build indexes first, it asks: what it would do and
+    about how long, or the query on the sidebar's smaller protocol instead (issue 45)."""
+    if st.session_state.pop("curves_open_go", None):  # a button below was clicked: its callback chose
+        st.switch_page("app_pages/compare.py")
     known = data.protocol in state.PROTOCOLS and set(data.datasets) <= set(s.source.datasets)
     try:
-        same = known and data.matches(benchmark_of(s, str(data.protocol), data.datasets))
-    except LOAD_ERRORS:
-        same = False
-    if not same:
+        bench = benchmark_of(s, str(data.protocol), data.datasets) if known else None
+        same = bench is not None and data.matches(bench)
+    except state.LOAD_ERRORS:
+        bench, same = None, False
+    if not same or bench is None:
         st.caption(
             f"Opening these queries on the Compare page needs the data this sweep ran on ({views.md(data.describe())}); "
             "the data folder in the sidebar holds other data."
@@ -139,7 +152,50 @@ def open_flipped_in_compare(s: state.Settings, data: curves.SweepData, table: pd
                             format_func=lambda i: f"{rows[i][0]} ({rows[i][1]})")  # fmt: skip
     query_id, dataset = rows[int(pick)]
     chosen = selection.Selection(str(dataset), str(query_id), "", min(selection.K_MAX, max(selection.K_MIN, k)))
+    protocol, methods = str(data.protocol), st.session_state.get("cmp_methods")
+    plan = curve_open.open_plan(s, protocol, data.datasets, bench, methods)
     protocol_key, datasets_key = data_keys(s)
-    if row[1].button("Open in Compare", key="curves_open", on_click=_select_in_compare,
-                     args=(chosen, protocol_key, str(data.protocol), datasets_key, list(data.datasets))):  # fmt: skip
-        st.switch_page("app_pages/compare.py")
+    target = (chosen, protocol_key, protocol, datasets_key, list(data.datasets))
+    if plan.ready:
+        row[1].button("Open in Compare", key="curves_open", on_click=_select_in_compare, args=target)
+        return
+    if st.session_state.get("curves_open_ask") != (chosen.query_id, protocol):
+        row[1].button("Open in Compare", key="curves_open", on_click=_ask, args=((chosen.query_id, protocol),))
+        return
+    _ask_first(s, plan, chosen, target, list(data.datasets), methods)
+
+
+def _ask(what: tuple[str, str]) -> None:
+    """Before the next run: ask about opening (query id, protocol) rather than open it."""
+    st.session_state["curves_open_ask"] = what
+
+
+def _forget() -> None:
+    st.session_state.pop("curves_open_ask", None)
+
+
+def _ask_first(s: state.Settings, plan: curve_open.OpenPlan, chosen: selection.Selection, target: tuple,
+               datasets: list[str], methods: list[str] | None) -> None:  # fmt: skip
+    """The question asked before a costly opening: what it does and its total time, the choice to go
+    ahead, to open the query on the sidebar's smaller protocol instead (when it holds it), or not."""
+    st.warning(views.md(f"Opening {chosen.query_id} on Compare {plan.describe(s.protocol)}."))
+    buttons = st.columns(3)
+    cost = f" (about {curve_open.fmt_duration(plan.seconds)})" if plan.missing else ""
+    buttons[0].button(f"Build and open on {plan.protocol}{cost}", key="curves_open_build",
+                      on_click=_select_in_compare, args=target)  # fmt: skip
+    other = curve_open.alternative(s, plan.protocol)
+    try:
+        there = benchmark_of(s, other, datasets) if other else None
+    except state.LOAD_ERRORS:
+        there = None
+    if other and there is not None and curve_open.holds(there, chosen.query_id):
+        alt = curve_open.open_plan(s, other, datasets, there, methods)
+        cost = "ready" if not alt.missing else f"about {curve_open.fmt_duration(alt.seconds)}"
+        args = (chosen, data_keys(s)[0], other, data_keys(s)[1], datasets)
+        buttons[1].button(f"Open on {other} instead ({cost})", key="curves_open_smaller",
+                          on_click=_select_in_compare, args=args)  # fmt: skip
+        st.caption(views.md(f"On {other}, the query is ranked among that protocol's documents: its ranks can differ "
+                            "from this sweep's."))  # fmt: skip
+    elif other:
+        st.caption(views.md(f"{chosen.query_id} is not among the queries of protocol {other}."))
+    buttons[2].button("Cancel", key="curves_open_cancel", on_click=_forget)

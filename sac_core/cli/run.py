@@ -12,6 +12,7 @@ import click
 from ..engine.data import load_benchmark, write_csv
 from ..engine.embedding import Embedders
 from ..engine.retrieval.sentences import MAX_SENTENCE_CHARS
+from ..engine.summaries import SummaryConfig
 from ..experiments import (
     METHODS,
     OpenContext,
@@ -20,6 +21,7 @@ from ..experiments import (
     catalogue_columns,
     evaluate,
     format_results,
+    open_method,
     write_run,
 )
 from ..experiments.catalogue import preset_config
@@ -28,6 +30,7 @@ from ..experiments.executors import embed_ahead
 from ..experiments.index_store import embed_queries
 from ..experiments.methods import with_bank
 from ..experiments.sentence_store import open_sentences
+from ..experiments.settings import OPTION_PREFIX, SUMMARY_PREFIX
 from .options import (
     DATA,
     EXECUTION,
@@ -120,7 +123,8 @@ def evaluate_command(**params: Any) -> int:
 @click.option("--sentences", is_flag=True, help="also embed every document's sentences (passage methods in Compare)")
 @EXECUTION
 def index_command(**params: Any) -> int:
-    """Build and save indexes (default: the Compare page's) so they load in seconds."""
+    """Build and save everything the dashboard's default columns open (Compare, Map, Review: their
+    indexes and what their stages read), or one method's, so they load in seconds."""
     data_dir, cache_dir = data_dir_of(params), cache_dir_of(params)
     base = run_config(params, data_dir)
     if params["method"]:
@@ -133,30 +137,11 @@ def index_command(**params: Any) -> int:
     embedders = Embedders(cache_dir)
     ctx = OpenContext(bench, data_dir, cache_dir, embedders, progress=not params["quiet"], save=True, notes=say)
     for name, config in configs:
-        t0 = time.perf_counter()
-        indexer = config.method_plugin.indexer()
-        if indexer is None:
-            print(f"{name} ({config.variant}): method {config.method!r} has no index to build")
-            continue
-        check = indexer.check(config, ctx)
-        if check.fresh and not params["force"]:
-            print(f"{name} ({config.variant}): already built and fresh in {check.folder}")
-            continue
-        if check.state == "stale":
-            say(f"{name} ({config.variant}): the saved index is stale ({check.reason}); rebuilding")
-        executor = executor_of(params)
-        ray_done = (
-            embed_ahead([(config, ctx)], executor, progress=False, desc=name) if executor.kind != "local" else None
-        )
-        encoded = embedders.encoded
-        retriever = indexer.build(config, ctx)
-        seconds = time.perf_counter() - t0
-        new = embedders.encoded - encoded + (ray_done["embedded"] if ray_done else 0)
-        rate = f", {new / seconds:.0f} texts/s" if new else ""
-        print(
-            f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
-            f"{seconds:.1f}s{rate} → {check.folder}"
-        )
+        _build_index(name, config, ctx, params)
+        if config.stages:  # e.g. the recommended method's clause exemplars: embedded now, not on the page
+            t0 = time.perf_counter()
+            open_method(config, ctx)
+            print(f"{name}: what its stages read is ready ({time.perf_counter() - t0:.1f}s)")
     models = {(c.model, c.backend): c for _, c in configs if c.method_plugin.indexer() is not None}
     for config in models.values():  # Compare then answers a benchmark query without loading the model
         new = embed_queries(bench, config, embedders, progress=not params["quiet"])
@@ -169,18 +154,67 @@ def index_command(**params: Any) -> int:
     return 0
 
 
+def _build_index(name: str, config: RunConfig, ctx: OpenContext, params: dict[str, Any]) -> None:
+    """Build and save ``config``'s index unless a fresh one is saved (``--force``: always), saying which."""
+    t0 = time.perf_counter()
+    indexer = config.method_plugin.indexer()
+    if indexer is None:
+        print(f"{name} ({config.variant}): method {config.method!r} has no index to build")
+        return
+    check = indexer.check(config, ctx)
+    if check.fresh and not params["force"]:
+        print(f"{name} ({config.variant}): already built and fresh in {check.folder}")
+        return
+    if check.state == "stale":
+        say(f"{name} ({config.variant}): the saved index is stale ({check.reason}); rebuilding")
+    executor = executor_of(params)
+    ray_done = embed_ahead([(config, ctx)], executor, progress=False, desc=name) if executor.kind != "local" else None
+    encoded = ctx.embedders.encoded
+    retriever = indexer.build(config, ctx)
+    seconds = time.perf_counter() - t0
+    new = ctx.embedders.encoded - encoded + (ray_done["embedded"] if ray_done else 0)
+    rate = f", {new / seconds:.0f} texts/s" if new else ""
+    print(
+        f"{name} ({config.variant}, {config.backend}): {len(retriever.pool):,} chunks, {new:,} texts embedded now, "
+        f"{seconds:.1f}s{rate} → {check.folder}"
+    )
+
+
 @click.command("presets")
-@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR; without one: the defaults)")
+@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR; without one: with its LLM summaries)")
 def presets_command(**params: Any) -> int:
     """List the named methods: the key `sac evaluate --preset` and Compare take, what each runs."""
     data_dir = optional_data_dir(params)
-    base = run_config({"datasets": "all"}, data_dir) if data_dir else RunConfig()
+    if data_dir:
+        base = run_config({"datasets": "all"}, data_dir)
+    else:  # as on LegalBench-RAG, whose summaries/llm.jsonl the SAC presets read
+        base = RunConfig(summary=SummaryConfig(provider="file"))
+        say(
+            "No data folder (--data or $SAC_DATA_DIR): the presets as they run on LegalBench-RAG, with the LLM "
+            "summaries of its summaries/llm.jsonl. On a folder without that file, sac-generic runs SAC on "
+            "extractive summaries (SAC extractive) and sac-expert is not offered."
+        )
     entries = catalogue(base)
     width = max(map(len, entries), default=0)
     for key, preset in entries.items():
         mark = " (a default Compare column)" if preset.default else ""
-        print(f"{key:<{width}}  {preset.title}{mark}\n{'':<{width}}  {preset.config.variant}")
+        runs = " · ".join([preset.config.variant, *_beyond_variant(preset.config, base)])
+        print(f"{key:<{width}}  {preset.title}{mark}\n{'':<{width}}  {runs}")
     return 0
+
+
+def _beyond_variant(config: RunConfig, base: RunConfig) -> list[str]:
+    """The settings a preset changes that its variant id does not name (``semantic_weight 0.5``: the
+    hybrid baseline's id is ``baseline``); the method, summaries and plug-in options are in the id."""
+    named = ("method", "variant", "stages")
+    mine, theirs = config.columns(), base.columns()
+    return [
+        f"{column} {value}"
+        for column, value in mine.items()
+        if column not in named
+        and not column.startswith((OPTION_PREFIX, SUMMARY_PREFIX))
+        and value != theirs.get(column)
+    ]
 
 
 COMMANDS = (evaluate_command, index_command, presets_command)

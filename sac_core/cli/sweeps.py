@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..engine.data import load_benchmark, read_queries, resolve_data_dir, write_csv
+from ..engine.data import load_benchmark, read_queries, read_table, resolve_data_dir, write_csv
 from ..experiments import load_sweep, run_sweep
 from ..experiments.cells import MANIFEST, PER_QUERY, RESULTS, RUNS, SIGNIFICANCE, SweepFolder, read_per_query
 from ..experiments.report import (
@@ -100,6 +100,14 @@ def sweep_command(**params: Any) -> int:
     help="paired permutation tests of cell B against cell A (cell ids or variant names; repeatable)",
 )
 @click.option("--pairs-out", type=OUT_FILE, help="write the --pair tables to this CSV")
+@click.option(
+    "--per-query",
+    "per_query_files",
+    multiple=True,
+    type=FILE,
+    help="the per-query table of each RESULTS file, in order (sac evaluate --per-query-out): the means over k "
+    f"then have their 95 % intervals (default: {PER_QUERY} beside the first RESULTS file, as a sweep writes it)",
+)
 def report_command(**params: Any) -> int:
     """Print results as the paper's tables (means over k; per dataset at k).
 
@@ -107,9 +115,11 @@ def report_command(**params: Any) -> int:
     """
     import pandas as pd  # ~1 s to import: only once the arguments are checked
 
-    table = read_results([str(p) for p in params["results"]])
     per_query_path = Path(params["results"][0]).parent / PER_QUERY
-    per_query = read_per_query(params["results"][0])
+    if params["per_query_files"]:
+        table, per_query = _with_per_query(params["results"], params["per_query_files"])
+    else:
+        table, per_query = read_results([str(p) for p in params["results"]]), read_per_query(params["results"][0])
     protocol = params["without_queries_of"]
     if protocol:
         if per_query is None:
@@ -150,10 +160,16 @@ def _print_tables(table: Any, per_query: Any, k: int) -> None:
     for line in provenance_lines(table):
         print(line)
     ks = ",".join(str(int(k)) for k in sorted(table["k"].unique()))
-    print(
-        f"precision / recall / DRM (%, ± half the 95 % bootstrap interval over queries), ALL datasets, mean over k = {ks}:"
-    )
-    print(plus_minus(mean_over_k(table, per_query=per_query)).to_string())
+    means = mean_over_k(table, per_query=per_query)
+    if any(c.endswith("_low") for c in means.columns):
+        what = "(%, ± half the 95 % bootstrap interval over queries), ALL datasets, mean over k = " + ks
+    else:  # a mean over k's interval is bootstrapped from the queries: none without their table
+        what = (
+            f"(%), ALL datasets, mean over k = {ks}; without ±: no per-query table (give --per-query, from "
+            "sac evaluate --per-query-out)"
+        )
+    print(f"precision / recall / DRM {what}:")
+    print(plus_minus(means).to_string())
     lbr = lbr_table(table, text=True)
     if not lbr.empty:
         print("\nLegalBench-RAG's table: precision@1 and recall@64 per dataset (%, ± half the 95 % interval):")
@@ -161,6 +177,28 @@ def _print_tables(table: Any, per_query: Any, k: int) -> None:
     for metric in ("drm", "precision", "recall"):
         print(f"\n{metric}@{k} per dataset (%, ± half the 95 % interval):")
         print(at_k(table, k, metric, text=True).to_string())
+
+
+def _with_per_query(results: tuple[Path, ...], per_query: tuple[Path, ...]) -> tuple[Any, Any]:
+    """The RESULTS tables and their ``--per-query`` tables, each pair one cell (the results file's stem
+    when it names none: ``sac evaluate`` writes one configuration per file)."""
+    import pandas as pd
+
+    if len(per_query) != len(results):
+        raise click.BadParameter(
+            f"{len(per_query)} given for {len(results)} RESULTS file(s): one per-query table each, in order",
+            param_hint="'--per-query'",
+        )
+    tables, rows = [], []
+    for result, queries in zip(results, per_query):
+        table, found = read_table(result), read_table(queries)
+        if "cell" not in table.columns:
+            table.insert(0, "cell", result.stem)
+        if "cell" not in found.columns:
+            found.insert(0, "cell", table["cell"].iloc[0])
+        tables.append(table)
+        rows.append(found)
+    return pd.concat(tables, ignore_index=True), pd.concat(rows, ignore_index=True)
 
 
 def _print_halves_and_pairs(params: dict[str, Any], table: Any, per_query: Any) -> None:

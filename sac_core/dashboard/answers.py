@@ -2,7 +2,8 @@
 its citations linked to the chunks they cite and checked against the gold documents.
 
 Two answerers behind one interface (:mod:`sac_core.engine.answers`): ``extractive`` (offline: the
-chunks' sentences closest to the question, by the page's own embedding model) and ``openai`` (any
+sentences closest to the question of the best-ranked chunk that has one and of its document, by the
+page's own embedding model) and ``openai`` (any
 OpenAI-compatible endpoint, streamed, cached by model, prompt and chunk texts; the key comes from
 the session or the server's environment and is never stored). The HTML here is built from
 escaped text only: an answer is untrusted text (a model wrote it).
@@ -71,8 +72,8 @@ class LLMSettings:
 def make_answerer(kind: str, embedder: Embedder, cache_dir: Path, llm: LLMSettings | None = None) -> Answerer:
     """The answerer ``kind`` names (see :data:`ANSWERERS`; not ``off``); raises AnswerError when the
     ``openai`` one has neither a key nor a server URL."""
-    if kind == "extractive":
-        return ExtractiveAnswerer(embedder)
+    if kind == "extractive":  # quotes the best-ranked chunk it can support, and only its document
+        return ExtractiveAnswerer(embedder, ranked=True)
     if kind == "openai":
         settings = llm or LLMSettings(None, None)
         return LLMAnswerer(cache_dir, model=settings.model, api_key=settings.api_key, base_url=settings.base_url)

@@ -1,6 +1,7 @@
 """The Compare page's logic: which indexes are shown side by side, opening their saved indexes (or
 the background build that makes them), what building them would cost, and how much of each gold
-span every index found. Names the page needs from elsewhere are re-exported (``import X as X``)."""
+span every index found. :class:`NotBuilt` (what :func:`open_column` raises, which the page catches)
+and :func:`load_prompt` are re-exported for the page."""
 
 from __future__ import annotations
 
@@ -11,33 +12,46 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.chunking import Chunk, chunk_document
-from ..engine.data import Benchmark, Span
-from ..engine.data import Query as Query
-from ..engine.embedding import Embedder as Embedder
-from ..engine.embedding import Embedders
+from ..engine.data import Benchmark, Query, Span
+from ..engine.embedding import Embedder, Embedders
 from ..engine.entities import extract_entities
 from ..engine.indexes import search_threads
 from ..engine.retrieval import Hit, Ranker, as_spans, augment
 from ..engine.summaries import CostEstimate, SummaryConfig, estimate_cost
-from ..engine.summaries import SummaryError as SummaryError
 from ..engine.summaries import load_prompt as load_prompt
 from ..experiments import (
     Column,
     ColumnResult,
     OpenContext,
     RunConfig,
+    Workspace,
     catalogue,
     catalogue_columns,
     default_keys,
     open_method,
 )
 from ..experiments import NotBuilt as NotBuilt
-from ..experiments import Workspace as Workspace
 from .builds import BuildJob
 from .highlight import covered
 
 MIN_COLUMNS, MAX_COLUMNS = 2, 5
 PARAM_COLUMNS = "cols"  # URL parameter: comma-separated method keys
+# Where the method picker sends a reader for what each method does (a page of the documentation).
+METHODS_DOC = "docs/methods/index.md"
+METHODS_LABEL = f"Methods side by side ({MIN_COLUMNS}-{MAX_COLUMNS}; the documentation's Methods page, {METHODS_DOC}, explains each)"
+# Each column's metrics: (key, label, what it measures at k, said where it is shown: the metric's help).
+METRICS: tuple[tuple[str, str, str], ...] = (
+    ("drm", "DRM", "Document-Level Retrieval Mismatch: the share of the top {k} chunks that come from a wrong "
+     "document (lower is better)."),
+    ("precision", "precision", "Character precision: the share of the top {k} chunks' characters that lie inside "
+     "a gold span. A chunk of the right document counts its text around the clause against it, so four ✓ "
+     "chunks can still score 15 %."),
+    ("recall", "recall", "Character recall: the share of the gold spans' characters found in the top {k} chunks."),
+)  # fmt: skip
+SCORES_NOTE = (
+    "A chunk's score is on its own method's scale (a cosine, a sum of fused signals, …): scores of different "
+    "columns cannot be compared, their ranks (#1, #2, …) can."
+)
 
 
 def method_choices(base: RunConfig, bench: Benchmark | None = None) -> dict[str, str]:
@@ -60,7 +74,7 @@ def default_methods(base: RunConfig) -> tuple[str, ...]:
 
 def compare_columns(base: RunConfig, methods: Sequence[str] | None = None) -> tuple[Column, ...]:
     """The columns shown side by side: ``methods`` (keys of :func:`method_choices`, by default the
-    catalogue's default columns: baseline, SAC generic, SAC expert; one SAC column with the
+    catalogue's default columns: baseline, SAC generic, recommended; one SAC column with the
     extractive provider, which ignores the prompt)."""
     return catalogue_columns(base, methods)
 
@@ -84,9 +98,15 @@ def pending_cost(bench: Benchmark, columns: Sequence[Column], data_dir: Path, ca
     )
 
 
-def columns_key(ws: Workspace) -> tuple[tuple[str, RunConfig], ...]:
-    """What a workspace's columns are (names and configurations): part of a shared cache key."""
-    return tuple((c.name, c.config) for c in ws.columns)
+def columns_key(ws: Workspace) -> str:
+    """What a workspace's columns are (names and every setting: their ``repr``): part of a shared
+    cache key, as text (a cache hashes it at once; hashing the configs field by field costs ms)."""
+    return column_set_key(ws.columns)
+
+
+def column_set_key(columns: Sequence[Column]) -> str:
+    """:func:`columns_key` of ``columns`` before they are opened in a workspace."""
+    return repr(tuple((c.name, c.config) for c in columns))
 
 
 def query_key(query: Query | None) -> str | None:
@@ -95,10 +115,8 @@ def query_key(query: Query | None) -> str | None:
 
 
 def reference(results: Sequence[ColumnResult]) -> ColumnResult | None:
-    """The column the others' metrics are compared with: the first one that runs the plain default
-    method (the baseline) without stages, if shown."""
-    plain = RunConfig().variant
-    return next((r for r in results if r.column.config.variant == plain), None)
+    """The column the others' metrics are compared with (the baseline, as the workspace chose it), if shown."""
+    return next((r for r in results if r.baseline), None)
 
 
 def with_summaries(ws: Workspace, results: Sequence[ColumnResult]) -> list[ColumnResult]:
@@ -122,10 +140,16 @@ def summary_source(config: SummaryConfig, data_dir: Path) -> str:
         return str(path)
 
 
+def load_embedder(config: RunConfig, cache_dir: Path) -> Embedder:
+    """The embedding model ``config`` names (its model and backend) over the embedding cache of
+    ``cache_dir``: what the server loads once and shares among the columns that use it."""
+    return Embedder(config.model, Path(cache_dir), backend=config.backend)
+
+
 def open_column(
-    bench: Benchmark, column: Column, data_dir: Path, cache_dir: Path, embedder: Embedder, api_key: str | None = None
+    bench: Benchmark, config: RunConfig, data_dir: Path, cache_dir: Path, embedder: Embedder, api_key: str | None = None
 ) -> tuple[Ranker, Mapping[str, str]]:
-    """The column's ranker opened from its saved index (``embedder``: the server's loaded model), and
+    """A column's ranker opened from its saved index (``embedder``: the server's loaded model), and
     the summaries its index prepended ({} when none); raises :class:`NotBuilt` when the index is
     missing or stale (never builds: that is a job). The server's searches run single-threaded from
     then on (:func:`~sac_core.engine.indexes.search_threads`): one question per session at a time."""
@@ -133,8 +157,20 @@ def open_column(
     embedders = Embedders(cache_dir)
     embedders.add(embedder)
     ctx = OpenContext(bench, Path(data_dir), Path(cache_dir), embedders, api_key=api_key, build=False)
-    opened = open_method(column.config, ctx)
+    opened = open_method(config, ctx)
     return opened.ranker, opened.summaries
+
+
+def workspace(
+    bench: Benchmark, columns: Sequence[Column], opened: Mapping[str, tuple[Ranker, Mapping[str, str]]], data_key: str
+) -> Workspace | None:
+    """The Compare workspace over the ``columns`` already ``opened`` (ranker and summaries by column
+    name; the others left out), on the data ``data_key`` names; None when none is open."""
+    ready = [col for col in columns if col.name in opened]
+    if not ready:
+        return None
+    rankers = {col.name: opened[col.name][0] for col in ready}
+    return Workspace(bench, ready, rankers, {col.name: opened[col.name][1] for col in ready}, data_key)
 
 
 def index_job(column: Column, data_dir: Path, cache_dir: Path) -> BuildJob:

@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 from ..engine.metrics import DEFAULT_KS, HIGH, LOW
 from ..experiments import METHODS, PaperPoint, paper
 from ..experiments.methods import BASELINE, SAC_METHOD
-from .curves import METRIC_LABELS, METRICS, colors, dataset_order, variant_order
+from .curves import ENTRY, METRIC_LABELS, METRICS, colors, dataset_order, variant_order
 from .text import svg_text
 from .wording import words
 
@@ -87,12 +87,13 @@ def curves_figure(
     refs: Sequence[PaperPoint] = (),
     names: Mapping[str, str] | None = None,
 ) -> go.Figure:
-    """One row per metric, one column per dataset, one line per variant (per cell) with its 95 %
-    interval as a shaded band, x = k on a log-2 axis, y in percent; a variant is named by ``names``
-    (its id without). ``refs`` at a given k are drawn as labelled black markers."""
+    """One row per metric, one column per dataset, one line per configuration (``df`` keyed by
+    :data:`~.curves.ENTRY`; per cell) with its 95 % interval as a shaded band, x = k on a log-2 axis,
+    y in percent; a configuration is named by ``names`` (its entry without). ``refs`` at a given k are
+    drawn as labelled black markers."""
     names = names or {}
     datasets = dataset_order(df["dataset"].tolist()) or ["ALL"]
-    variants = variant_order(df["variant"].tolist())
+    variants = variant_order(df[ENTRY].tolist())
     color = colors(variants)
     fig = make_subplots(
         rows=len(metrics),
@@ -109,7 +110,7 @@ def curves_figure(
         for c, dataset in enumerate(datasets, start=1):
             sub = df[df["dataset"] == dataset]
             for variant in variants:
-                for _, line in sub[sub["variant"] == variant].groupby("cell", sort=False):
+                for _, line in sub[sub[ENTRY] == variant].groupby("cell", sort=False):
                     band = _band(line, metric, variant, color[variant])
                     if band is not None:
                         fig.add_trace(band, row=r, col=c)
@@ -142,16 +143,16 @@ def means_figure(
     metrics: Sequence[str] = METRICS,
     names: Mapping[str, str] | None = None,
 ) -> go.Figure:
-    """Grouped bars: each metric's mean over k per variant (named by ``names``; one dataset's rows),
-    and the paper's means over k as hatched bars labelled as such. A label that does not fit above
-    its bar is hidden (hover shows it), never overlapped."""
+    """Grouped bars: each metric's mean over k per configuration (:data:`~.curves.ENTRY`, named by
+    ``names``; one dataset's rows), and the paper's means over k as hatched bars labelled as such. A
+    label that does not fit above its bar is hidden (hover shows it), never overlapped."""
     names = names or {}
-    variants = variant_order(means["variant"].tolist())
+    variants = variant_order(means[ENTRY].tolist())
     color = colors(variants)
     labels = [METRIC_LABELS.get(m, m) for m in metrics]
     fig = go.Figure()
     for variant in variants:
-        rows = means[means["variant"] == variant]
+        rows = means[means[ENTRY] == variant]
         values = [rows[m].mean() * 100 for m in metrics]
         bounds = [_interval(rows, m) for m in metrics]
         fig.add_trace(
@@ -238,13 +239,13 @@ def comparison_table(
     metrics: Sequence[str] = METRICS,
     names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
-    """Ours (each variant's mean over k, named by ``names``, ± half its 95 % interval when known) and
-    the paper's means over k, in percent: one row per source, one column per metric (empty where the
-    paper reports nothing)."""
+    """Ours (each configuration's mean over k, :data:`~.curves.ENTRY` named by ``names``, ± half its
+    95 % interval when known) and the paper's means over k, in percent: one row per source, one column
+    per metric (empty where the paper reports nothing)."""
     names = names or {}
     rows: list[dict[str, object]] = []
-    for variant in variant_order(means["variant"].tolist()):
-        sub = means[means["variant"] == variant]
+    for variant in variant_order(means[ENTRY].tolist()):
+        sub = means[means[ENTRY] == variant]
         rows.append({"source": names.get(variant, variant), **{METRIC_LABELS.get(m, m): _pm(sub, m) for m in metrics}})
     for method, what in paper.REPORTED.items():
         pts = {p.metric: p for p in refs if p.method == method and p.k is None}

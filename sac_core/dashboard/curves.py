@@ -1,5 +1,5 @@
 """The Curves page's engine: read sweep results, filter them, order and average them, find the
-queries two variants disagree on; the figures and tables drawn from them are :mod:`.curve_views`.
+queries two configurations disagree on; the figures and tables drawn from them are :mod:`.curve_views`.
 
 A sweep folder (written by :func:`sac_core.experiments.sweep.run_sweep`) holds ``results.csv`` and, when present,
 ``per_query.csv.gz`` and ``significance.csv``. Folders are looked up under the results root
@@ -17,20 +17,26 @@ from pathlib import Path
 import pandas as pd
 
 from ..engine import store
-from ..engine.data import Benchmark, csv_bytes
 from ..engine.data import available_datasets as available_datasets
+from ..engine.data import csv_bytes
 from ..engine.data import read_table as read_csv_table
 from ..experiments import METHODS, cells, flipped_queries
 from ..experiments import paper as paper
-from ..experiments.cells import DATA_DIGEST
-from ..experiments.report import cell_intervals, provenance_lines
+from ..experiments.report import cell_intervals
+from .curve_data import SweepData as SweepData
+from .curve_data import data_check as data_check
+from .curve_data import protocol_note as protocol_note
+from .curve_data import sweep_data as sweep_data
 from .demo_sweep import DEMO_SWEEP as DEMO_SWEEP
 from .demo_sweep import demo_sweep as demo_sweep
 from .demo_sweep import run_with_progress as run_with_progress
+from .origin import UNIDENTIFIED as UNIDENTIFIED
+from .origin import provenance as provenance
 
 RESULTS_ENV = "SAC_RESULTS_DIR"
-# The committed sweeps, most complete first: the page opens on the first one present.
-PREFERRED_SWEEPS: tuple[str, ...] = ("lbr-mini-grid", "paper")
+# The committed sweeps the page opens on, the first one present: the headline sweep (Baseline, SAC generic,
+# SAC expert and Recommended on lbr-mini, sweeps/headline-lbr-mini.toml; issue 45), else the full grid.
+PREFERRED_SWEEPS: tuple[str, ...] = ("headline-lbr-mini", "lbr-mini-grid", "paper")
 DEMO_SWEEPS: tuple[str, ...] = ("demo-grid", "demo")  # on the demo corpus: a sweep of the demo first
 METRICS: tuple[str, ...] = ("drm", "precision", "recall")
 METRIC_LABELS = {"drm": "DRM", "precision": "precision", "recall": "recall", "hit": "Hit", "mrr": "MRR", "ndcg": "nDCG"}
@@ -52,6 +58,9 @@ SELECTORS: tuple[str, ...] = (
     "backend",
 )
 MAIN_SELECTORS = SELECTORS[:4]
+# The column that keys a configuration on the page (:mod:`.curve_entries`): its variant, then the
+# settings that tell it apart from other cells of that variant in the chosen setting.
+ENTRY = "entry"
 PALETTE = ("#6b7280", "#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#db2777", "#65a30d", "#4f46e5")
 
 
@@ -207,7 +216,8 @@ def default_choices(options: Mapping[str, list]) -> dict[str, object]:
     return out
 
 
-def _matches(series: pd.Series, value: object) -> pd.Series:
+def matches(series: pd.Series, value: object) -> pd.Series:
+    """Where ``series`` equals ``value`` (numbers within 1e-9: a weight read as 0.5 or 0.50000001)."""
     if isinstance(value, float) or (isinstance(value, int) and pd.api.types.is_float_dtype(series)):
         return (series.astype(float) - float(value)).abs() < 1e-9
     return series == value
@@ -225,7 +235,7 @@ def select(
     for col, value in choices.items():
         if col not in df.columns or value is None:
             continue
-        match = _matches(df[col], value).fillna(value=False).astype(bool)
+        match = matches(df[col], value).fillna(value=False).astype(bool)
         if col.startswith("summary_"):
             match |= df[col].isna()
         keep &= match
@@ -255,11 +265,12 @@ def colors(variants: Sequence[str]) -> dict[str, str]:
 def mean_over_k(
     df: pd.DataFrame, metrics: Sequence[str] = METRICS, per_query: pd.DataFrame | None = None
 ) -> pd.DataFrame:
-    """Per (dataset, variant, cell): each metric's mean over the k values present (NaNs skipped),
+    """Per (dataset, entry, cell) of rows keyed by :data:`ENTRY` (:func:`.curve_entries.with_entries`):
+    each metric's mean over the k values present (NaNs skipped),
     and ``ks``, the k values averaged over; with ``per_query`` (the sweep's per-query table) also
     each mean's 95 % bootstrap interval over queries (``<metric>_low``, ``<metric>_high``), in one
     bootstrap for the cells that share their queries (a sweep of 5 cells × 6,889 queries: about a second)."""
-    groups = df.groupby(["dataset", "variant", "cell"], sort=False)
+    groups = df.groupby(["dataset", ENTRY, "cell"], sort=False)
     means = groups[list(metrics)].mean().reset_index()
     means["ks"] = groups["k"].apply(lambda s: ",".join(str(int(k)) for k in sorted(s.unique()))).to_numpy()
     if per_query is None or means.empty:
@@ -271,51 +282,21 @@ def mean_over_k(
     return means.merge(bounds, on=["cell", "dataset"], how="left")
 
 
-UNIDENTIFIED = (
-    "computed before results carried their code, data digest and full identity (cell ids of version 1): "
-    "not checked against the data in use; `sac sweep` recomputes it with today's ids"
-)
-
-
-def provenance(results: pd.DataFrame) -> list[str]:
-    """Which code and data made a sweep's cells, one sentence per distinct origin ("Computed by …"), or
-    :data:`UNIDENTIFIED` for a table written before results said so."""
-    return [f"{line[:1].upper()}{line[1:]}." for line in provenance_lines(results) or [UNIDENTIFIED]]
-
-
-def data_check(results: pd.DataFrame, bench: Benchmark | None) -> str | None:
-    """Why a sweep's figures were not computed on ``bench`` (the folder in use, loaded with the
-    sweep's protocol and datasets; None: it has not those datasets), or None when they were or the
-    table does not say (written before results carried their data digest)."""
-    if DATA_DIGEST not in results.columns:
-        return None
-    digests = sorted({str(d) for d in results[DATA_DIGEST].dropna().unique()})
-    if not digests:
-        return None
-    if bench is None:
-        return "computed on other data: the data folder in use has not this sweep's datasets"
-    here = bench.digest[: len(digests[0])]
-    if here not in digests:
-        return f"computed on other data (digest {', '.join(digests)}) than the folder in use ({here})"
-    if len(digests) > 1:
-        return f"{len(digests) - 1} of its data digests are not the folder in use's ({here}): mixed data"
-    return None
-
-
 def to_csv_bytes(df: pd.DataFrame) -> bytes:
     """``df`` as a CSV download (the one writer: formula cells neutralised)."""
     return csv_bytes(df)
 
 
-def cell_of(results: pd.DataFrame, variant: str) -> tuple[str | None, int]:
-    """The cell id of ``variant`` among filtered results, and how many cells it has (1 = unambiguous)."""
-    cells = results.loc[results["variant"] == variant, "cell"].unique().tolist()
+def cell_of(results: pd.DataFrame, entry: str) -> tuple[str | None, int]:
+    """The cell id of configuration ``entry`` among filtered results keyed by :data:`ENTRY`, and how many
+    cells it has (1 = unambiguous)."""
+    cells = results.loc[results[ENTRY] == entry, "cell"].unique().tolist()
     return (cells[0] if cells else None), len(cells)
 
 
 def flipped(per_query: pd.DataFrame, results: pd.DataFrame, a: str, b: str, metric: str, k: int) -> pd.DataFrame:
-    """Queries whose ``metric@k`` differs between variants ``a`` and ``b`` of the filtered ``results``
-    (biggest change first); columns ``query_id, dataset, <a>, <b>, change``."""
+    """Queries whose ``metric@k`` differs between configurations ``a`` and ``b`` (entries) of the
+    filtered ``results`` (biggest change first); columns ``query_id, dataset, <a>, <b>, change``."""
     cell_a, _ = cell_of(results, a)
     cell_b, _ = cell_of(results, b)
     if cell_a is None or cell_b is None or cell_a == cell_b:
@@ -323,66 +304,6 @@ def flipped(per_query: pd.DataFrame, results: pd.DataFrame, a: str, b: str, metr
     sub = per_query[per_query["cell"].isin([cell_a, cell_b])]
     out = flipped_queries(sub, cell_a, cell_b, metric, k, key="cell")
     return out.rename(columns={cell_a: a, cell_b: b}).reset_index(drop=True)
-
-
-@dataclass(frozen=True)
-class SweepData:
-    """What a sweep ran on, read from its results table: the protocol, the pooled datasets and the
-    pool's numbers of queries and documents (None where the table does not say)."""
-
-    protocol: str | None
-    datasets: tuple[str, ...]
-    queries: int | None
-    documents: int | None
-
-    def describe(self) -> str:
-        size = "" if self.queries is None else f": {self.queries:,} queries, {self.documents or 0:,} documents"
-        return f"protocol {self.protocol or '?'}, datasets {', '.join(self.datasets) or '?'}{size}"
-
-    def matches(self, bench: Benchmark) -> bool:
-        """``bench`` (loaded with this protocol and these datasets) is the data the sweep ran on: the
-        same numbers of queries and documents. Query ids name a query only within its data folder,
-        so Curves links a flipped query to Compare only then."""
-        return (
-            self.queries is not None
-            and set(self.datasets) == set(bench.datasets)
-            and (self.queries, self.documents) == (len(bench.queries), len(bench.documents))
-        )
-
-
-def sweep_data(results: pd.DataFrame) -> SweepData:
-    """:class:`SweepData` from a sweep's results (its ``ALL`` rows; one value each, else unknown)."""
-    rows = results[results["dataset"] == "ALL"] if (results["dataset"] == "ALL").any() else results
-
-    def one(column: str) -> object:
-        values = rows[column].dropna().unique().tolist() if column in rows.columns else []
-        return values[0] if len(values) == 1 else None
-
-    named = one("datasets")
-    datasets = tuple(str(named).split(",")) if named else tuple(dataset_order(results["dataset"].tolist())[1:])
-    queries, documents = one("n_queries"), one("n_documents")
-    return SweepData(
-        None if one("protocol") is None else str(one("protocol")),
-        tuple(d for d in datasets if d != "ALL"),
-        None if queries is None else int(queries),  # type: ignore[call-overload]
-        None if documents is None else int(documents),  # type: ignore[call-overload]
-    )
-
-
-def significance_view(sig: pd.DataFrame, choices: Mapping[str, object], variants: Sequence[str]) -> pd.DataFrame:
-    """Rows of significance.csv for the chosen setting and variants (settings it lacks are ignored)."""
-    if sig.empty:
-        return sig
-    keep = sig["variant_a"].isin(list(variants)) & sig["variant_b"].isin(list(variants))
-    for col, value in choices.items():
-        if col in sig.columns and value is not None and not col.startswith("summary_"):
-            keep &= _matches(sig[col], value).fillna(value=False).astype(bool)
-    cols = [
-        c
-        for c in ("variant_a", "variant_b", "metric", "k", "mean_a", "mean_b", "p_value", "wins", "ties", "losses")
-        if c in sig.columns
-    ]
-    return sig.loc[keep, cols].reset_index(drop=True)
 
 
 def fmt_value(col: str, value: object) -> str:

@@ -10,14 +10,15 @@ fraction in [0, 1] (``-inf``, ``1e300``, NaN) is never picked.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..engine.data import Benchmark
-from ..experiments import Column, RunConfig
+from ..engine.data import read_table as read_csv_table
+from ..experiments import Column, RunConfig, baseline_column
 from .curves import (
     DEMO_SWEEPS,
     PREFERRED_SWEEPS,
@@ -25,13 +26,14 @@ from .curves import (
     data_check,
     list_sweeps,
     load_results,
-    read_table,
     shown_path,
     sweep_data,
 )
+from .demo_tables import NEEDED as NEEDED
+from .demo_tables import PICK_METRICS as PICK_METRICS
+from .demo_tables import checked as checked
 from .selection import Selection
 
-PICK_METRICS: dict[str, str] = {"drm": "DRM", "recall": "recall"}
 LOWER_IS_BETTER = frozenset({"drm"})
 KINDS: dict[str, str] = {"typical": "typical query", "gain": "biggest gain", "loss": "biggest loss"}
 # The settings a results row must share with a column's configuration to be that column's cell.
@@ -47,13 +49,17 @@ SETTINGS: tuple[str, ...] = (
     "fusion_depth",
 )
 PER_QUERY_COLUMNS = ("cell", "query_id", "k", *PICK_METRICS)
-NEEDED = ("cell", "query_id", "k")  # a per-query table without one of these is skipped (and named)
+
+
+# What each metric counts, in words a lawyer reads (at the page's k): the value goes from the baseline's to the method's.
+PICK_WORDS: dict[str, str] = {"drm": "chunks from a wrong document", "recall": "gold text found"}
 
 
 @dataclass(frozen=True)
 class Pick:
     """One query to show: what kind of pick it is, for which method and metric, and ``change``, the
-    method's value minus the baseline's (a fraction: 0.25 = 25 points)."""
+    method's value minus the baseline's (a fraction: 0.25 = 25 points); ``before`` and ``after``
+    the baseline's and the method's values (fractions) when known."""
 
     kind: str  # a key of KINDS
     method: str  # the column's display name
@@ -61,17 +67,30 @@ class Pick:
     k: int  # the k of the per-query rows the change was read at
     query_id: str
     change: float
+    before: float | None = None
+    after: float | None = None
 
     def label(self) -> str:
-        """E.g. "typical query for SAC generic: DRM@4 −12.5 points, the median"."""
+        """E.g. "typical query for SAC generic: chunks from a wrong document in the top 4, 75 % → 50 %
+        (the median change)"; without the values, e.g. "…: DRM@4 −25.0 points, the median"."""
         text = f"{KINDS[self.kind]} for {self.method}: {self.change_text()}"
-        return text + (", the median" if self.kind == "typical" else "")
+        if self.kind != "typical":
+            return text
+        return text + (" (the median change)" if self.before is not None else ", the median")
 
     def change_text(self) -> str:
-        """E.g. "DRM@4 −12.5 points"."""
+        """E.g. "chunks from a wrong document in the top 4, 100 % → 0 %" (the baseline's value → the
+        method's: a loss reads as a rise of the wrong-document share, never as "+100 points" of a
+        "loss"); without the values, e.g. "DRM@4 −12.5 points"."""
+        if self.before is not None and self.after is not None:
+            return f"{PICK_WORDS[self.metric]} in the top {self.k}, {_pct(self.before)} → {_pct(self.after)}"
         points = 100 * self.change
         sign = "±" if abs(points) < 0.05 else "+" if points > 0 else "−"
         return f"{PICK_METRICS[self.metric]}@{self.k} {sign}{abs(points):.1f} points"
+
+
+def _pct(fraction: float) -> str:
+    return f"{100 * fraction:.0f} %"
 
 
 @dataclass(frozen=True)
@@ -79,10 +98,17 @@ class SweepCells:
     """The committed cells of a page's columns: the sweep's name, its per-query rows of those cells
     (only queries of the page's benchmark), the baseline's cell and each other column's cell."""
 
-    sweep: str
+    sweep: str  # the folder's name, or the folders' names joined by "and"
     per_query: pd.DataFrame
     baseline: str
     methods: Mapping[str, str]  # column name → cell id
+    baselines: Mapping[str, str] = field(
+        default_factory=dict
+    )  # column name → its baseline's cell, when not ``baseline``
+
+    def baseline_of(self, method: str) -> str:
+        """The baseline cell ``method`` is measured against: the one of the sweep its cell comes from."""
+        return self.baselines.get(method, self.baseline)
 
 
 @dataclass(frozen=True)
@@ -109,6 +135,9 @@ def cell_for(results: pd.DataFrame, config: RunConfig, bench: Benchmark) -> str 
     """The id of the cell of ``results`` that ran ``config``'s setting (:data:`SETTINGS`) on ``bench``
     (the same datasets, numbers of queries and documents, and data digest when the table has one), or None."""
     wanted = config.columns()
+    for setting in ("variant", "protocol"):  # text: another method's or protocol's rows go first, without a groupby
+        if setting in results.columns and isinstance(wanted.get(setting), str):
+            results = results[results[setting].astype(str) == wanted[setting]]
     for cid, rows in results.groupby("cell", sort=False):
         first = rows.iloc[0]
         if not all(_same(first[c], wanted.get(c)) for c in SETTINGS if c in rows.columns):
@@ -124,12 +153,6 @@ def search_order(folders: Sequence[SweepFolder]) -> list[SweepFolder]:
     return sorted(folders, key=lambda f: (preferred.index(f.name) if f.name in preferred else len(preferred), f.name))
 
 
-def reference_column(columns: Sequence[Column]) -> Column | None:
-    """The column the others are measured against: the first that runs the plain baseline."""
-    plain = RunConfig().variant
-    return next((c for c in columns if c.config.variant == plain), None)
-
-
 def sweep_cells(roots: Sequence[Path], columns: Sequence[Column], bench: Benchmark) -> SweepCells | None:
     """The committed cells of ``columns`` on ``bench`` in the sweep folders under ``roots`` (preferred
     sweeps first), or None: no baseline column, or no sweep ran this setting on this data."""
@@ -138,7 +161,7 @@ def sweep_cells(roots: Sequence[Path], columns: Sequence[Column], bench: Benchma
 
 def look_up(roots: Sequence[Path], columns: Sequence[Column], bench: Benchmark) -> Lookup:
     """:func:`sweep_cells` with the folders skipped on the way (a table that does not parse)."""
-    baseline = reference_column(columns)
+    baseline = baseline_column(columns)
     if baseline is None:
         return Lookup(None)
     return find(search_order(list_sweeps(roots)), baseline, columns, bench)
@@ -153,19 +176,50 @@ def find_cells(
 
 
 def find(folders: Sequence[SweepFolder], baseline: Column, columns: Sequence[Column], bench: Benchmark) -> Lookup:
-    """:func:`find_cells`, naming each folder skipped because a table of it does not parse."""
+    """:func:`find_cells`, naming each folder skipped because a table of it does not parse. A column no
+    earlier folder ran is looked for in the next ones, measured against the baseline of its own sweep
+    or, when that sweep has none, of the first folder that has one: the same setting on the same data
+    (checked by :func:`cell_for`). The recommended method and SAC may come from two sweeps."""
     skipped: list[str] = []
+    found: list[SweepCells] = []
+    wanted = [c for c in columns if c != baseline]
     for folder in folders:
+        has_baseline = any(c.baseline for c in found)
+        if has_baseline and not wanted:
+            break
         if not folder.per_query.is_file() or not folder.results.is_file():
             continue
         try:
-            found = _cells_in(folder, baseline, columns, bench)
+            cells = _cells_in(folder, baseline, wanted, bench)
         except (OSError, ValueError, KeyError) as e:
             skipped.append(_skipped(folder, e))
             continue
-        if found is not None:
-            return Lookup(found, tuple(skipped))
-    return Lookup(None, tuple(skipped))
+        if cells is not None and (cells.methods or not has_baseline):
+            found.append(cells)
+            wanted = [c for c in wanted if c.name not in cells.methods]
+    return Lookup(merged(found), tuple(skipped))
+
+
+def merged(found: Sequence[SweepCells]) -> SweepCells | None:
+    """The cells of several sweeps as one (cell ids prefixed by their sweep's name: two sweeps may hold
+    the same cell), each method with the baseline of its own sweep (else of the first sweep that has
+    one); None without a baseline or a method, as is for one sweep."""
+    first = next((c for c in found if c.baseline), None)
+    used = [c for c in found if c.methods or c is first]
+    if first is None or not any(c.methods for c in used):
+        return None
+    if len(used) == 1:
+        return used[0]
+    tables, methods, baselines = [], {}, {}
+    for cells in used:
+        tables.append(cells.per_query.assign(cell=cells.sweep + "/" + cells.per_query["cell"]))
+        for method, cell in cells.methods.items():
+            methods[method] = f"{cells.sweep}/{cell}"
+            own = cells if cells.baseline else first
+            baselines[method] = f"{own.sweep}/{own.baseline}"
+    table = pd.concat(tables, ignore_index=True)
+    names = " and ".join(c.sweep for c in used)
+    return SweepCells(names, table, f"{first.sweep}/{first.baseline}", methods, baselines)
 
 
 def _skipped(folder: SweepFolder, error: Exception) -> str:
@@ -178,43 +232,18 @@ def _skipped(folder: SweepFolder, error: Exception) -> str:
 
 
 def _cells_in(folder: SweepFolder, baseline: Column, columns: Sequence[Column], bench: Benchmark) -> SweepCells | None:
+    """The folder's cells of the ``baseline`` and ``columns`` on ``bench``: None when it has neither;
+    its ``baseline`` is "" when it has none, its ``methods`` empty when it has only the baseline."""
     results = load_results(folder.results)
     base = cell_for(results, baseline.config, bench)
     methods = {c.name: cid for c in columns if c != baseline and (cid := cell_for(results, c.config, bench))}
-    if base is None or not methods:
+    if base is None and not methods:
         return None
-    table = checked(read_table(folder.per_query), shown_path(folder.per_query))
+    name = shown_path(folder.per_query)  # only the columns the picks read: a third of the parsing
+    table = checked(read_csv_table(folder.per_query, name=name, usecols=lambda c: c in PER_QUERY_COLUMNS), name)
     keep = table["cell"].isin([base, *methods.values()]) & table["query_id"].isin(bench_ids(bench))
     kept = [c for c in PER_QUERY_COLUMNS if c in table.columns]
-    return SweepCells(folder.name, table.loc[keep, kept].reset_index(drop=True), base, methods)
-
-
-def checked(table: pd.DataFrame, name: str) -> pd.DataFrame:
-    """A per-query table as the picks read it: ``cell`` and ``query_id`` as text, ``k`` whole numbers,
-    each metric of :data:`PICK_METRICS` a number, a value outside [0, 1] (``-inf``, ``1e300``) as
-    NaN, never picked. A ValueError naming ``name`` (the file, relative to the results folder) and
-    the column when a column is missing or holds text."""
-    missing = [c for c in NEEDED if c not in table.columns]
-    if missing or not any(m in table.columns for m in PICK_METRICS):
-        gone = missing or [" or ".join(PICK_METRICS)]
-        raise ValueError(f"{name}: no column {', '.join(gone)}")
-    out = table.assign(cell=table["cell"].astype(str), query_id=table["query_id"].astype(str))
-    k = pd.to_numeric(table["k"], errors="coerce")
-    if k.isna().any() or (k % 1 != 0).any():
-        raise ValueError(f"{name}: column k holds {_first_bad(table['k'], k)!r}, not a whole number")
-    out["k"] = k.astype(int)
-    for metric in (m for m in PICK_METRICS if m in table.columns):
-        values = pd.to_numeric(table[metric], errors="coerce")
-        if (values.isna() & table[metric].notna()).any():
-            raise ValueError(f"{name}: column {metric} holds {_first_bad(table[metric], values)!r}, not a number")
-        out[metric] = values.where(np.isfinite(values) & values.between(0, 1))
-    return out
-
-
-def _first_bad(raw: pd.Series, parsed: pd.Series) -> object:
-    """The first raw value that did not parse as a (whole) number."""
-    bad = parsed.isna() | (parsed % 1 != 0) if raw.name == "k" else parsed.isna() & raw.notna()
-    return raw[bad].iloc[0]
+    return SweepCells(folder.name, table.loc[keep, kept].reset_index(drop=True), base or "", methods)
 
 
 def bench_ids(bench: Benchmark) -> list[str]:
@@ -226,24 +255,31 @@ def nearest_k(ks: Sequence[int], k: int) -> int:
     return min(ks, key=lambda x: (abs(x - k), x))
 
 
+def values(per_query: pd.DataFrame, cell: str, metric: str, k: int) -> pd.Series:
+    """Per query id (in the table's order): ``cell``'s ``metric@k``."""
+    rows = per_query[(per_query["k"] == k) & (per_query["cell"] == cell)]
+    return rows.drop_duplicates("query_id").set_index("query_id")[metric]
+
+
 def changes(per_query: pd.DataFrame, base: str, cell: str, metric: str, k: int) -> pd.Series:
     """Per query id (in the table's order): ``cell``'s ``metric@k`` minus ``base``'s (queries both ran)."""
-    rows = per_query[per_query["k"] == k]
-    a = rows[rows["cell"] == base].drop_duplicates("query_id").set_index("query_id")[metric]
-    b = rows[rows["cell"] == cell].drop_duplicates("query_id").set_index("query_id")[metric]
+    a, b = values(per_query, base, metric, k), values(per_query, cell, metric, k)
     both = [q for q in b.index if q in a.index]
     return (b[both] - a[both]).dropna()
 
 
-def choose(change: pd.Series, metric: str) -> dict[str, tuple[str, float]]:
-    """``kind → (query id, change)``: the query whose gain is closest to the median gain (the first such
-    query in the series' order), the biggest gain when one gains, the biggest loss when one loses. A
-    gain is a change for the better: a lower DRM, a higher recall."""
+def choose(change: pd.Series, metric: str, worse: pd.Series | None = None) -> dict[str, tuple[str, float]]:
+    """``kind → (query id, change)``: the query whose gain is closest to the median gain, the biggest
+    gain when one gains, the biggest loss when one loses. A gain is a change for the better: a lower
+    DRM, a higher recall. Among queries equally close to the median, the one with the lowest
+    ``worse`` (by query id: what makes it a poorer example), then the first in the series' order."""
     if change.empty:
         return {}
     gain = -change if metric in LOWER_IS_BETTER else change
-    median = float(gain.median())
-    out = {"typical": str((gain - median).abs().idxmin())}
+    distance = (gain - float(gain.median())).abs()
+    closest = distance[distance == distance.min()].index
+    tie = pd.Series(0.0, index=closest) if worse is None else worse.reindex(closest).fillna(np.inf)
+    out = {"typical": str(tie.index[int(np.argmin(tie.to_numpy()))])}
     if gain.max() > 0:
         out["gain"] = str(gain.idxmax())
     if gain.min() < 0:
@@ -253,22 +289,57 @@ def choose(change: pd.Series, metric: str) -> dict[str, tuple[str, float]]:
 
 def picks(cells: SweepCells, k: int, metrics: Sequence[str] = tuple(PICK_METRICS)) -> tuple[Pick, ...]:
     """Every pick for every method column with a cell, by ``metrics`` at ``k`` (or the nearest k the
-    sweep has): the typical query, the biggest gain and the biggest loss, in that order."""
+    sweep has): the typical query, the biggest gain and the biggest loss, in that order. Each pick
+    carries the baseline's and the method's values. The typical query is the clearest of those at the
+    median change: where the other methods lose least, then where the method's own value is best,
+    then (by DRM) where the baseline's first chunk is from a wrong document and the method's is not."""
     ks = sorted(int(x) for x in cells.per_query["k"].unique())
     if not ks:
         return ()
     at = nearest_k(ks, k)
     out = []
     for metric in metrics:
+        if metric not in cells.per_query.columns:
+            continue
+        found = {
+            m: changes(cells.per_query, cells.baseline_of(m), cell, metric, at) for m, cell in cells.methods.items()
+        }
         for method, cell in cells.methods.items():
-            chosen = choose(changes(cells.per_query, cells.baseline, cell, metric, at), metric)
-            out += [Pick(kind, method, metric, at, *chosen[kind]) for kind in KINDS if kind in chosen]
+            before = values(cells.per_query, cells.baseline_of(method), metric, at)
+            after = values(cells.per_query, cell, metric, at)
+            worse = _worse(found, method, after, metric)
+            if metric in LOWER_IS_BETTER and 1 in ks:  # the first chunk, what an answer quotes first
+                first = values(cells.per_query, cell, metric, 1) - values(
+                    cells.per_query, cells.baseline_of(method), metric, 1
+                )
+                worse = worse.add(0.1 * first, fill_value=0.0)
+            chosen = choose(found[method], metric, worse)
+            out += [
+                Pick(kind, method, metric, at, qid, change, float(before[qid]), float(after[qid]))
+                for kind in KINDS
+                if kind in chosen
+                for qid, change in [chosen[kind]]
+            ]
     return tuple(out)
 
 
+def _worse(found: Mapping[str, pd.Series], method: str, after: pd.Series, metric: str) -> pd.Series:
+    """Per query: how many other methods lose there (whole units), plus how far the method's own value
+    is from the best (a fraction below 1): a typical query where the others gain too and the method
+    is right reads as the point it makes."""
+    sign = 1.0 if metric in LOWER_IS_BETTER else -1.0
+    losses = sum(((sign * change) > 0).astype(float) for m, change in found.items() if m != method)
+    own = after if metric in LOWER_IS_BETTER else 1.0 - after
+    return (losses + 0.5 * own).dropna() if isinstance(losses, pd.Series) else 0.5 * own
+
+
 def default_pick(found: Sequence[Pick]) -> Pick | None:
-    """The query a page opens on: the typical one by DRM for the first method (None without picks)."""
-    return next((p for p in found if p.kind == "typical" and p.metric == "drm"), None)
+    """The query a page opens on: the typical query by DRM of the method whose typical change is the
+    largest gain (the typical effect of the method that fixes DRM), else the first typical one (None
+    without picks)."""
+    typical = [p for p in found if p.kind == "typical" and p.metric == "drm"]
+    gaining = [p for p in typical if p.change < 0]
+    return min(gaining, key=lambda p: p.change) if gaining else next(iter(typical), None)
 
 
 def opening(chosen: Selection, found: Sequence[Pick]) -> Selection:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..engine.data import available_datasets
 from ..engine.metrics import DEFAULT_KS
 from ..engine.summaries import SummaryConfig
 from ..experiments import RunConfig, Sweep, run_sweep
@@ -38,6 +39,11 @@ def demo_sweep(
                         base.with_(method=SAC_METHOD.name, chunk_size=size, semantic_weight=w, summary=summary)
                     )
     return Sweep(DEMO_SWEEP, tuple(dict.fromkeys(cells)))
+
+
+def demo_grid(demo: Path) -> Sweep:
+    """:func:`demo_sweep` over every dataset of the demo folder ``demo``: what the Curves page runs."""
+    return demo_sweep(available_datasets(demo))
 
 
 def run_with_progress(

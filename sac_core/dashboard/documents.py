@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.chunking import chunk_document as chunk_document
+from ..engine.chunking import Chunk, chunk_document
 from ..engine.data import Benchmark, Query, Span
 from ..engine.entities import extract_entities
 from ..engine.retrieval.sections import split_sections
 from ..engine.summaries import SummaryConfig, summarize_documents
-from ..engine.summaries import SummaryError as SummaryError
+
+
+def chunks(file_path: str, text: str, size: int, overlap: int) -> list[Chunk]:
+    """The document cut as the page shows it: the rcts chunker, ``size`` characters a chunk,
+    ``overlap`` characters shared by neighbours."""
+    return chunk_document(file_path, text, "rcts", size, overlap)
 
 
 def summary_prompts(provider: str) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ from ..engine.data import Query
 from ..engine.metrics import document_silhouette, own_document_share
 from ..engine.retrieval import ChunkIndex, Hit, Ranker
 from ..experiments import Column
+from ..experiments.index_store import index_key
 from .builds import fmt_duration
 from .curves import PALETTE
 from .text import svg_text
@@ -312,26 +313,58 @@ def map_data(retriever: ChunkIndex, cache_dir: Path, method: str, on_progress: P
     return MapData(vectors, projection, cached_separation(cache_dir, vectors, documents, separating))
 
 
-def column_index(rankers: Mapping[str, Ranker], name: str) -> ChunkIndex:
-    """The plain dense chunk index of column ``name`` (one :func:`map_columns` draws); a ValueError
-    for a column without one."""
+def question_place(retriever: ChunkIndex, data: MapData, asked: str) -> np.ndarray:
+    """Where the question ``asked`` lands on the map of ``retriever`` (encoded by its own model)."""
+    vector = retriever.embedder.encode([asked], progress=False)[0]
+    return data.projection.place(vector, data.vectors)
+
+
+def column_index(rankers: Mapping[str, Ranker], name: str, columns: Sequence[Column] = ()) -> ChunkIndex:
+    """The plain dense chunk index of column ``name`` (one :func:`map_columns` draws): its own, or, for
+    a column that ranks another column's index (of ``columns``: the recommended method's stages on the
+    baseline's index), that index. A ValueError for a column without one."""
     index = rankers[name].chunk_index()
+    if index is None:
+        index = next((i for c in _sharing(columns, name) if (i := rankers[c.name].chunk_index()) is not None), None)
     if index is None or index.dense is None:
         raise ValueError(f"{name} has no dense chunk index to draw")
     return index
 
 
+def _sharing(columns: Sequence[Column], name: str) -> list[Column]:
+    """The other columns whose saved index is column ``name``'s (the same index key)."""
+    own = next((c for c in columns if c.name == name), None)
+    if own is None:
+        return []
+    key = index_key(own.config)
+    return [c for c in columns if c.name != name and index_key(c.config) == key]
+
+
+def drawn_on(columns: Sequence[Column], rankers: Mapping[str, Ranker], name: str) -> str | None:
+    """The column whose index column ``name`` is drawn on when it has none of its own (its top-k is
+    then marked on that map), else None."""
+    ranker = rankers.get(name)
+    if ranker is None or ranker.chunk_index() is not None:
+        return None
+    return next((c.name for c in _sharing(columns, name) if rankers[c.name].chunk_index() is not None), None)
+
+
 def map_columns(
     columns: Sequence[Column], rankers: Mapping[str, Ranker], summaries: Mapping[str, Mapping[str, str]]
 ) -> tuple[list[Column], list[Column]]:
-    """Which columns can be drawn: (the first plain dense index, the dense indexes with summaries
-    prepended). A method without a dense chunk index (an imported run) has no map."""
+    """Which columns can be drawn: (the first plain dense index, the others a reader can put beside it:
+    the dense indexes with summaries prepended, then the columns that rank another column's index, as
+    the recommended method ranks the baseline's). A method without a dense chunk index of its own or
+    of another column (an imported run) has no map."""
 
     def drawable(column: Column) -> bool:
-        ranker = rankers.get(column.name)
-        index = None if ranker is None else ranker.chunk_index()
-        return index is not None and index.dense is not None  # as column_index asks
+        try:
+            column_index(rankers, column.name, columns)
+        except (KeyError, ValueError):
+            return False
+        return True
 
     dense = [c for c in columns if drawable(c)]
-    plain = [c for c in dense if not summaries.get(c.name)][:1]
-    return plain, [c for c in dense if summaries.get(c.name)]
+    own = [c for c in dense if drawn_on(columns, rankers, c.name) is None]
+    plain = [c for c in own if not summaries.get(c.name)][:1]
+    return plain, [c for c in own if summaries.get(c.name)] + [c for c in dense if c not in own]

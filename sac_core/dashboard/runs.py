@@ -14,18 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.data import RunFileError as RunFileError
-from ..engine.data import write_csv
+from ..engine.data import RunFileError, load_benchmark, write_csv
 from ..engine.embedding import Embedders
 from ..experiments import OpenContext, RunConfig, evaluate
 from ..experiments.run_store import NAME as NAME_PATTERN
-from ..experiments.run_store import RunStoreError as RunStoreError
-from ..experiments.run_store import StoredRun, import_run, list_runs
+from ..experiments.run_store import RunStoreError, StoredRun, import_run, list_runs
 from .curves import demo_results_root
-from .state import Settings, load_benchmark
+from .state import LOAD_ERRORS, Settings
 
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes
 IMPORTED = "imported"  # the Curves folder of imported runs, under <cache>/results
+IMPORT_ERRORS = (RunFileError, RunStoreError, *LOAD_ERRORS)  # what import_upload raises for a bad file or name
 
 
 @dataclass(frozen=True)

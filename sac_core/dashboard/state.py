@@ -17,21 +17,28 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import store
-from ..engine.data import DATA_ENV, available_datasets, confined, resolve_data_dir, write_demo_corpus
-from ..engine.data import PROTOCOLS as PROTOCOLS
-from ..engine.data import Benchmark as Benchmark
-from ..engine.data import BenchmarkError as BenchmarkError
-from ..engine.data import data_roots as data_roots
-from ..engine.data import default_cache_dir as default_cache_dir
-from ..engine.data import folder_stamp as folder_stamp
-from ..engine.data import load_benchmark as load_benchmark
-from ..engine.data import source_key as source_key
-from ..engine.summaries import PROVIDERS, SummaryConfig
-from ..engine.summaries import SummaryError as SummaryError
-from ..experiments import PluginError
-from ..experiments import RunConfig as RunConfig  # re-exported for the pages
+from ..engine.data import (
+    DATA_ENV,
+    Benchmark,
+    BenchmarkError,
+    available_datasets,
+    confined,
+    data_roots,
+    folder_stamp,
+    load_benchmark,
+    resolve_data_dir,
+    source_key,
+    write_demo_corpus,
+)
+from ..engine.data import PROTOCOLS as PROTOCOLS  # the sidebar's choices
+from ..engine.data import default_cache_dir as default_cache_dir  # the sidebar's cache folder
+from ..engine.summaries import PROVIDERS, SummaryConfig, SummaryError
+from ..experiments import PluginError, RunConfig
 from ..experiments import load_plugins as load_all
 
+# What loading a benchmark, opening an index or reading summaries raises for bad data or settings:
+# a page says it in one line (anything else: a reference, :mod:`.errors`).
+LOAD_ERRORS = (BenchmarkError, SummaryError, KeyError, OSError, RuntimeError, ValueError)
 _DEMO_MARKER = ".complete"
 LBR_REPO = "https://github.com/zeroentropy-ai/legalbenchrag"
 FILE_SUMMARY_LENGTHS: tuple[int, ...] = (150, 300)  # what summaries/llm.jsonl holds
@@ -86,6 +93,12 @@ class DataSource:
             return f"{SUMMARY_FILE.as_posix()}: {reason}; the summary provider file is not offered"
         return None
 
+    def stamp(self) -> str:
+        """A digest of the (path, size, mtime, inode) of every file of the folder a page may read
+        (:func:`folder_stamp`; SHA-256 hex, a short key however many files): a new stamp, a file
+        changed (the benchmark is loaded anew, what was computed on it is not reused)."""
+        return store.sha256(folder_stamp(self.data_dir))
+
     @property
     def default_protocol(self) -> str:
         """``full`` for the demo, ``corpus`` for documents brought in with ``sac ingest``, else ``lbr-mini``."""
@@ -124,10 +137,18 @@ def ensure_demo_corpus(cache_dir: Path) -> Path:
     return dest
 
 
-def resolve_data_source(field: str | None, cache_dir: Path, roots: Sequence[Path] = ()) -> DataSource:
+def sourced_benchmark(data_dir: Path, datasets: Sequence[str], protocol: str, stamp: str) -> tuple[Benchmark, str]:
+    """The benchmark of ``datasets`` under ``protocol`` and its source key: what a result computed on
+    it is kept under (its content digest and ``stamp``, :meth:`DataSource.stamp`)."""
+    bench = load_benchmark(Path(data_dir), tuple(datasets), protocol)
+    return bench, source_key(bench.digest, stamp)
+
+
+def resolve_data_source(field: str | None, cache_dir: Path, roots: Sequence[Path] | None = None) -> DataSource:
     """The directory in ``field`` (empty: the demo corpus); an unusable one, or one outside
-    ``roots`` when any are given (``$SAC_DATA_ROOT``), falls back to the demo with ``problem`` set,
-    so the dashboard always has something to show."""
+    ``roots`` (default: ``$SAC_DATA_ROOT``'s, none when unset), falls back to the demo with
+    ``problem`` set, so the dashboard always has something to show."""
+    roots = data_roots() if roots is None else roots
     raw = (field or "").strip()
     problem = None
     if raw:

@@ -3,13 +3,15 @@ the background, always on the same pooled corpus as Compare and the sweeps.
 
 A setting (chunk size, summary provider and length, semantic weight) has one variant per method
 shown: the baseline and SAC (the generic prompt for LLM summaries; extractive summaries have no
-prompt) unless others are chosen, any registered method with presets (its default preset, with the
-setting's chunk size, weight and, when it reads summaries, their provider and length). Each variant is
+prompt) unless others are chosen, any entry of Compare's catalogue (every method's and stage's
+presets, Recommended among them), with the setting's chunk size, weight and, when it reads
+summaries, their provider and length. Each variant is
 a sweep cell: every query of the pooled benchmark (all chosen datasets, one index) retrieved and
 scored. A cell is **instant** when its per-query metrics exist already: in a committed sweep folder
 (``results/lbr-mini-grid`` covers chunk 200–1000 × baseline / SAC generic 150 / 300 × 4 weights
 on lbr-mini) or in this cache's sweep cells (settings built here before). Answering from them
 needs no embedding and no model. A dataset filter only chooses whose queries' means are shown.
+The sliders stop only at instant settings; any other is computed on request (:mod:`.tune_stops`).
 
 Cells are looked up by their id (:mod:`~sac_core.experiments.identity`: every input, from the
 configuration and the embedding backend to the exact texts of the queries, documents and
@@ -31,13 +33,13 @@ import plotly.graph_objects as go
 from ..engine.data import Benchmark
 from ..engine.metrics import DEFAULT_KS, HIGH, LOW, METRICS, mean_by_dataset
 from ..engine.summaries import SummaryError
-from ..experiments import METHODS, OpenContext, Preset, RunConfig
+from ..experiments import OpenContext, Preset, RunConfig, catalogue
+from ..experiments.catalogue import default_keys
 from ..experiments.cells import CellCache, SweepFolder
 from ..experiments.identity import cell_inputs
-from ..experiments.methods import BASELINE, SAC_METHOD
 from ..experiments.significance import LOWER_IS_BETTER
 from .builds import BuildJob
-from .builds import index_saved as index_saved  # re-exported for the page
+from .curve_data import HEADLINE_PROTOCOL, PROTOCOL_WORDS
 from .curves import METRIC_LABELS, PALETTE
 from .wording import missing, pct, pct_pm, pts
 
@@ -49,26 +51,39 @@ KS: tuple[int, ...] = DEFAULT_KS  # the sweeps' k values: other k would be other
 MIN_CHANGE = 0.0005  # a change of a fraction below this (0.05 points) shows as ±0.0: never better nor worse
 
 
-DEFAULT_METHODS: tuple[str, ...] = (BASELINE.name, SAC_METHOD.name)  # shown unless others are chosen
+def default_methods(base: RunConfig) -> list[str]:
+    """What Tune shows unless others are chosen: the first two default Compare columns (Baseline, SAC generic)."""
+    return list(default_keys(base)[:2])
 
 
 def tune_methods(base: RunConfig) -> dict[str, str]:
-    """``name → title`` of every registered method Tune can vary: those with presets for ``base``."""
-    return {method.name: method.title for method in METHODS if method.presets(base)}
+    """``key → title`` of every catalogue entry Tune can vary (:func:`~sac_core.experiments.catalogue`:
+    every registered method's and stage's presets, Recommended among them), one per configuration the
+    sliders make: an entry that differs from an earlier one only in what the sliders set (the hybrid
+    preset: the baseline at weight 0.5) is left out."""
+    out: dict[str, str] = {}
+    seen: set[RunConfig] = set()
+    for key, preset in catalogue(base).items():
+        made = next(iter(TuneSetting(provider=base.summary.provider).variants(base, {key: preset}).values()))
+        if made not in seen:
+            seen.add(made)
+            out[key] = preset.title
+    return out
 
 
-def method_presets(base: RunConfig, provider: str, methods: Sequence[str] = DEFAULT_METHODS) -> dict[str, Preset]:
-    """For each of ``methods`` with presets: the one Tune varies (its default preset, else its first),
-    offered for summaries of ``provider`` (a method that reads none keeps ``base``'s summary settings)."""
+def method_presets(base: RunConfig, provider: str, methods: Sequence[str]) -> dict[str, Preset]:
+    """The catalogue entries ``methods`` (keys of :func:`tune_methods`) offered for summaries of
+    ``provider`` (one that reads none keeps ``base``'s summary settings); keys not offered there are
+    left out (SAC expert with extractive summaries)."""
     at = base.with_(summary=replace(base.summary, provider=provider))
+    entries = catalogue(at)
     out = {}
-    for name in methods:
-        offered = list(METHODS.get(name).presets(at).values())
-        if not offered:
+    for key in methods:
+        if key not in entries:
             continue
-        preset = next((p for p in offered if p.default), offered[0])
+        preset = entries[key]
         config = preset.config if preset.config.summaries_read() else preset.config.with_(summary=base.summary)
-        out[name] = replace(preset, config=config)
+        out[key] = replace(preset, config=config)
     return out
 
 
@@ -83,8 +98,8 @@ class TuneSetting:
 
     def variants(self, base: RunConfig, presets: Mapping[str, Preset] | None = None) -> dict[str, RunConfig]:
         """The cells of this setting by title, one per preset (:func:`method_presets`; default: the
-        baseline and SAC), on ``base``'s pooled corpus, overlap 0."""
-        presets = method_presets(base, self.provider) if presets is None else presets
+        baseline and SAC generic), on ``base``'s pooled corpus, overlap 0."""
+        presets = method_presets(base, self.provider, default_methods(base)) if presets is None else presets
         out = {}
         for preset in presets.values():
             config = preset.config.with_(
@@ -186,7 +201,7 @@ def instant_stops(
     """The values of one slider (``chunk_size``, ``chars`` or ``semantic_weight``) that answer at
     once for every method shown (``presets``, as :meth:`TuneSetting.variants`), the other sliders
     staying as in ``setting``."""
-    presets = method_presets(base, setting.provider) if presets is None else presets
+    presets = method_presets(base, setting.provider, default_methods(base)) if presets is None else presets
     out = set()
     for value in values:
         variants = replace(setting, **{field: value}).variants(base, presets)
@@ -226,6 +241,15 @@ def shown_datasets(saved: Sequence[str] | None, offered: Sequence[str]) -> list[
     if saved is None or not set(saved) <= set(offered):
         return list(offered)
     return list(saved)
+
+
+def protocol_line(protocol: str, bench: Benchmark) -> str:
+    """Which queries Tune's numbers are on, in words, and that the README's headline is on another protocol."""
+    words = PROTOCOL_WORDS.get(protocol, "a protocol this version does not describe")
+    line = f"On protocol {protocol} ({words}): {len(bench.queries):,} queries, {len(bench.documents):,} documents."
+    if protocol != HEADLINE_PROTOCOL:
+        line += f" The README's headline table is on protocol {HEADLINE_PROTOCOL}: other queries, other numbers."
+    return line
 
 
 def estimated_chunks(bench: Benchmark, chunk_size: int) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..engine.chunking import Chunk
 from ..engine.data import Span
 from ..engine.metrics import merge_spans
-from ..engine.retrieval import Hit, Ranker
+from ..engine.retrieval import Hit
 from .answers import anchor
 from .compare import WrongHit
 from .highlight import segments, to_html
@@ -80,6 +80,9 @@ def chunk_html(file_path: str, text: str, start: int, gold: Sequence[Span]) -> s
     return to_html(segments(file_path, text, start, gold))
 
 
+SCORE_TITLE = "this method's own scale: not comparable with another column's scores (compare ranks)"
+
+
 def hit_card(
     rank: int, hit: Hit, gold_document: bool | None, gold: Sequence[Span], *, anchor_id: str | None = None
 ) -> str:
@@ -95,7 +98,7 @@ def hit_card(
     where = esc_attr(f"{c.file_path}, characters [{c.start:,}, {c.end:,})")
     head = (
         f'<div class="sac-head">{badge}<b>#{rank}</b> <code title="{where}">{esc(breakable(c.file_path))}</code>'
-        f'<span class="sac-score">score {hit.score:.3f}</span></div>'
+        f'<span class="sac-score" title="{esc_attr(SCORE_TITLE)}">score {hit.score:.3f}</span></div>'
     )
     extra = " sac-free" if gold_document is None else ""
     body = chunk_html(c.file_path, c.text, c.start, gold)
@@ -132,20 +135,21 @@ def trimmed_hit_card(
 
 
 def hit_cards(
-    ranker: Ranker,
     hits: Sequence[Hit],
     gold_document: Sequence[bool] | None,
     gold: Sequence[Span],
     *,
+    trimmed_from: Sequence[Chunk | None] | None = None,
     column: str | None = None,
 ) -> list[str]:
-    """One card per hit of a column (``gold_document``: per hit, or None for free text); a hit that a
-    trimming stage of ``ranker`` cut from a chunk shows what was cut (:func:`trimmed_hit_card`);
-    ``column``: its name, which gives each card the id an answer's citation links to."""
+    """One card per hit of a column (``gold_document``: per hit, or None for free text); a hit a
+    trimming stage cut from a chunk (``trimmed_from``: per hit, as the search result carries it)
+    shows what was cut (:func:`trimmed_hit_card`); ``column``: its name, which gives each card the
+    id an answer's citation links to."""
+    sources = list(trimmed_from) if trimmed_from is not None else [None] * len(hits)
     cards = []
-    for rank, hit in enumerate(hits, start=1):
+    for rank, (hit, source) in enumerate(zip(hits, sources), start=1):
         flag = None if gold_document is None else gold_document[rank - 1]
-        source = ranker.trimmed_from(hit)
         ident = None if column is None else anchor(column, rank)
         cards.append(
             hit_card(rank, hit, flag, gold, anchor_id=ident)

@@ -7,7 +7,7 @@ repository (entry points, ``$SAC_PLUGINS``, ``sac --plugin``) are imported by :f
 """
 
 from . import methods
-from .catalogue import Column, catalogue, catalogue_columns, default_keys
+from .catalogue import Column, baseline_column, catalogue, catalogue_columns, default_keys
 from .config import METHODS, STAGES, RunConfig
 from .evaluate import Evaluation, evaluate, format_results, open_method, run_queries
 from .loading import PluginError, load_plugins
@@ -37,6 +37,7 @@ __all__ = [
     "Sweep",
     "SweepError",
     "Workspace",
+    "baseline_column",
     "catalogue",
     "catalogue_columns",
     "compare_methods",

@@ -24,6 +24,13 @@ class Column:
     config: RunConfig
 
 
+def baseline_column(columns: Sequence[Column]) -> Column | None:
+    """The column the others are measured against: the first that runs the plain default method
+    (the baseline) without stages, or None when none is shown."""
+    plain = RunConfig().variant
+    return next((c for c in columns if c.config.variant == plain), None)
+
+
 def catalogue(base: RunConfig, bench: Benchmark | None = None) -> dict[str, Preset[RunConfig]]:
     """``key → preset`` of every registered method and stage: the default columns first, then the
     others, each in registration order; with ``bench``, only presets whose method fits it
@@ -45,7 +52,7 @@ def preset_config(base: RunConfig, key: str) -> RunConfig:
 
 
 def default_keys(base: RunConfig) -> tuple[str, ...]:
-    """The catalogue keys of the default comparison (baseline, SAC generic, SAC expert when offered)."""
+    """The catalogue keys of the default comparison (baseline, SAC generic, recommended when offered)."""
     return tuple(key for key, preset in catalogue(base).items() if preset.default)
 
 

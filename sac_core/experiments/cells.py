@@ -37,6 +37,7 @@ from .identity import CellInputs
 from .provenance import COLUMNS as PROVENANCE_COLUMNS
 from .provenance import Provenance
 from .runs import read_run_text, write_run
+from .significance import PAIR_COLUMNS
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
@@ -44,6 +45,9 @@ if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `
 RESULTS = "results.csv"
 PER_QUERY = "per_query.csv.gz"
 SIGNIFICANCE = "significance.csv"
+# What a significance table holds before its setting columns (then ``p_holm``): the variants, the
+# cells compared (``a``, ``b``) and the paired test (:data:`~.significance.PAIR_COLUMNS`).
+SIGNIFICANCE_COLUMNS: tuple[str, ...] = ("variant_a", "variant_b", *PAIR_COLUMNS, "p_holm")
 MANIFEST = "cells.jsonl"
 RUNS = "runs"
 RUN_SUFFIX = ".jsonl.gz"  # runs/<cell id><suffix>
@@ -298,7 +302,23 @@ class SweepFolder:
             f.write(record.manifest_line() + "\n")
 
     def write_significance(self, table: pd.DataFrame) -> None:
+        """``significance.csv``; a sweep without pairs (one variant per setting) is its header alone,
+        never a file without columns."""
+        if len(table.columns) == 0:
+            import pandas as pd
+
+            table = pd.DataFrame(columns=list(SIGNIFICANCE_COLUMNS))
         write_csv(table, self.significance)
+
+
+def read_significance(path: Path, *, name: str | None = None) -> pd.DataFrame:
+    """A sweep's ``significance.csv`` (ValueError naming it as ``name`` when it is not a table); a
+    file without columns, as sweeps without pairs wrote it before, is an empty table."""
+    import pandas as pd
+
+    if Path(path).stat().st_size < 64 and not Path(path).read_bytes().strip():  # spaces and line ends only
+        return pd.DataFrame(columns=list(SIGNIFICANCE_COLUMNS))
+    return read_table(path, name=name)
 
 
 def read_per_query(path: Path) -> pd.DataFrame | None:

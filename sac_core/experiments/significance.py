@@ -26,6 +26,10 @@ if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `
     import pandas as pd
 
 TOLERANCE = 1e-12  # differences smaller than this are ties
+# The columns of :func:`compare_methods` (``a``, ``b``: the compared ids, e.g. cell ids), in order.
+PAIR_COLUMNS: tuple[str, ...] = (
+    "a", "b", "metric", "k", "mean_a", "mean_b", "diff", "diff_low", "diff_high", "p_value", "wins", "ties", "losses",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,7 @@ def compare_methods(
                     "losses": r.losses,
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(PAIR_COLUMNS))
 
 
 def flipped_queries(per_query: pd.DataFrame, a: str, b: str, metric: str, k: int, key: str = "variant") -> pd.DataFrame:

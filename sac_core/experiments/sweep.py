@@ -45,7 +45,7 @@ from .identity import CellInputs, cell_inputs
 from .plugins import OpenContext
 from .provenance import current
 from .settings import OPTION_PREFIX, SCOPES, SUMMARY_PREFIX
-from .significance import compare_methods, holm
+from .significance import PAIR_COLUMNS, compare_methods, holm
 
 if TYPE_CHECKING:  # imported in the functions that use it (seconds to import; `sac --help` stays instant)
     import pandas as pd
@@ -303,7 +303,7 @@ def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
     for setting, group in cells.groupby(setting_cols, dropna=False):
         variants = group.to_dict("records")
         for a, b in itertools.combinations(variants, 2):
-            if not (_plain(a, plain) or _plain(b, plain)) and a["summary_chars"] != b["summary_chars"]:
+            if not (_plain(a, plain) or _plain(b, plain)) and not _same(a["summary_chars"], b["summary_chars"]):
                 continue  # every variant is paired with the plain baseline; the others at the same summary length
             if _staged(a) and _staged(b):
                 continue  # methods with stages are tested against the variants without stages only
@@ -314,13 +314,18 @@ def significance(table: pd.DataFrame, per_query: pd.DataFrame) -> pd.DataFrame:
             for col, val in zip(setting_cols, setting):
                 pairs[col] = val
             out.append(pairs)
-    if not out:
-        return pd.DataFrame()
+    if not out:  # no pairs (one variant per setting): the header alone
+        return pd.DataFrame(columns=["variant_a", "variant_b", *PAIR_COLUMNS, *setting_cols, "p_holm"])
     table = pd.concat(out, ignore_index=True)
     table["p_holm"] = table["p_value"]
     for _, rows in table.groupby(["metric", "k"]):
         table.loc[rows.index, "p_holm"] = holm(rows["p_value"].to_numpy())
     return table
+
+
+def _same(a: object, b: object) -> bool:
+    """Two summary lengths of result rows are the same: equal, or both missing (neither reads summaries)."""
+    return a == b or (a != a and b != b)
 
 
 def _staged(row: dict[str, object]) -> bool:

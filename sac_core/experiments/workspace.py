@@ -1,7 +1,7 @@
 """One query, several methods side by side: the engine behind the dashboard's Compare page and ``sac bench``.
 
 A :class:`Workspace` loads a benchmark once and opens one method per :class:`~.catalogue.Column`
-(by default the catalogue's default columns: baseline, SAC generic, SAC expert). Columns are data,
+(by default the catalogue's default columns: baseline, SAC generic, recommended). Columns are data,
 so any registered method can be shown without touching the UI.
 """
 
@@ -14,11 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.chunking import Chunk
 from ..engine.data import Benchmark, Query, load_benchmark
 from ..engine.embedding import Embedder, Embedders
 from ..engine.metrics import score_query
 from ..engine.retrieval import Hit, Ranker, as_spans
-from .catalogue import Column, catalogue_columns
+from .catalogue import Column, baseline_column, catalogue_columns
 from .config import RunConfig
 from .evaluate import open_method
 from .plugins import OpenContext
@@ -28,11 +29,15 @@ Progress = Callable[[float, str], None]  # (fraction done 0..1, message)
 
 @dataclass(frozen=True)
 class ColumnResult:
+    """One column's answer to one question: what a page draws, without asking the ranker back."""
+
     column: Column
     hits: list[Hit]
     gold_document: list[bool]  # per hit: is its document a gold document of the query?
     metrics: dict[str, float] | None  # DRM, precision, recall, ... at k; None for free text
     summaries: dict[str, str]  # summary prepended to each involved document's chunks ({} without summaries)
+    trimmed_from: list[Chunk | None]  # per hit: the chunk a trimming stage cut it from (None: not trimmed)
+    baseline: bool  # the column the others are measured against (:func:`~.catalogue.baseline_column`)
     doubt: tuple[str, str] | None = None  # two documents the query could equally mean (Ranker.document_doubt)
 
 
@@ -58,6 +63,8 @@ class Workspace:
         self.retrievers = dict(rankers)
         self.summaries = {name: dict(summaries.get(name, {})) for name in self.retrievers}
         self.cache_queries = True  # False: every search runs the model (for honest latency figures)
+        reference = baseline_column(self.columns)
+        self.baseline = None if reference is None else reference.name  # the column the others are measured against
 
     @classmethod
     def open(
@@ -110,7 +117,9 @@ class Workspace:
         )
 
     def search(self, text: str, k: int, query: Query | None = None) -> list[ColumnResult]:
-        """Run ``text`` through every column; with a benchmark ``query`` also score it against gold."""
+        """Run ``text`` through every column; with a benchmark ``query`` also score it against gold.
+        Each result carries what a page shows of it (the chunk each hit was trimmed from, whether it
+        is the baseline column), so nothing asks the rankers again."""
         vectors: dict[tuple[str, str], np.ndarray] = {}  # one query encoding per model and backend
         out = []
         for col in self.columns:
@@ -129,8 +138,12 @@ class Workspace:
             metrics = score_query(as_spans(hits), query, k, col.config.metric_mode) if query else None
             involved = {h.chunk.file_path for h in hits} | set(gold_files)
             summaries = {fp: s for fp, s in self.summaries[col.name].items() if fp in involved}
-            flags = [h.chunk.file_path in gold_files for h in hits]
-            out.append(ColumnResult(col, hits, flags, metrics, summaries, ranker.document_doubt(text)))
+            gold = [h.chunk.file_path in gold_files for h in hits]
+            trimmed = [ranker.trimmed_from(h) for h in hits]
+            baseline = col.name == self.baseline
+            out.append(
+                ColumnResult(col, hits, gold, metrics, summaries, trimmed, baseline, ranker.document_doubt(text))
+            )
         return out
 
     def embedders(self) -> list[Embedder]:

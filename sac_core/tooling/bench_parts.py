@@ -2,7 +2,8 @@
 
 (a)–(e) the engine (throughput, latency, memory, warm sweep, cache writes), (f)–(h) the dashboard in
 a real browser (Compare, concurrent sessions, Tune), (i)–(k) the slow cold runs, (l) HNSW, (m) Ray,
-(q) the whole benchmark's pool and synthetic ones 3× and 10× its size (:mod:`.scale`).
+(q) the whole benchmark's pool and synthetic ones 3× and 10× its size (:mod:`.scale`), (r) Compare's
+first paint on fresh servers.
 The measurements themselves are :mod:`.bench` and :mod:`.timing`; ``sac_core.cli.tools`` parses
 the flags into :class:`BenchOptions`.
 """
@@ -39,7 +40,7 @@ from .bench import (
     query_latency,
     warm_sweep_seconds,
 )
-from .room import fresh_servers, prebuilt_keys, room_crowds
+from .room import first_paint, fresh_servers, prebuilt_keys, room_crowds
 from .scale import SCALE_FACTORS, bench_ann, bench_scale
 from .timing import (
     compare_cold,
@@ -49,26 +50,12 @@ from .timing import (
     tune_stops,
 )
 
-PARTS = (
-    "memory",
-    "throughput",
-    "sweep",
-    "cache-writes",
-    "dashboard",
-    "tune",
-    "ann",
-    "ray",
-    "passages",
-    "cold-start",
-    "cold-build",
-    "paper-memory",
-    "room-log",
-    "room",
-    "scale",
-)
+PARTS = ("memory", "throughput", "sweep", "cache-writes", "dashboard", "first-paint", "tune", "ann", "ray", "passages",
+         "cold-start", "cold-build", "paper-memory", "room-log", "room", "scale")  # fmt: skip
 ROOM_SESSIONS = (1, 6, 12)  # the rounds of room (p): a room of twelve, and half of it
 # minutes each: only when named in --parts
 SLOW_PARTS = ("cold-start", "cold-build", "paper-memory", "room-log", "room", "scale")
+# the parts that need LegalBench-RAG
 DATA_PARTS = (
     "memory",
     "throughput",
@@ -80,7 +67,7 @@ DATA_PARTS = (
     "passages",
     *SLOW_PARTS[:3],
     "scale",
-)  # need LegalBench-RAG
+)
 
 
 @dataclass(frozen=True)
@@ -155,6 +142,8 @@ def run_bench(opts: BenchOptions) -> int:
         _bench_room_log(opts, data_dir)
     if "room" in parts:
         _bench_room(opts, data_dir, base)
+    if "first-paint" in parts:
+        _bench_first_paint(opts, data_dir, base)
     if data_dir is not None and base is not None:
         if "tune" in parts:
             _bench_tune(opts, base, data_dir)
@@ -249,27 +238,43 @@ def _bench_room(opts: BenchOptions, data_dir: Path | None, base: RunConfig | Non
     """(p) A room of twelve: rounds of concurrent sessions on one server, then one session on a fresh
     server; on the demo corpus and, with a data folder, on its default Compare columns that are prebuilt
     (the part builds nothing of real data)."""
-    cache = Path(opts.cache_dir).resolve()
-    demo = ensure_demo_corpus(cache)
-    summary = SummaryConfig(provider="file", chars=150)  # the sidebar's default
-    demo_base = RunConfig(protocol="full", datasets=available_datasets(demo), summary=summary)
-    places: list[tuple[str, dict[str, str], tuple[str, ...]]] = [("the demo corpus", {}, default_keys(demo_base))]
-    if data_dir is not None and base is not None:
-        keys = prebuilt_keys(base, cache)
-        missing = [key for key in default_keys(base) if key not in keys]
-        if missing:
-            print(f"(p) {opts.protocol}: not prebuilt, so left out: {', '.join(missing)} (`sac index` builds them)")
-        if len(keys) >= 2:
-            places.append(
-                (f"{opts.protocol} of {data_dir.name}", {"SAC_DATA_DIR": str(Path(data_dir).resolve())}, keys)
-            )
-    for where, env, keys in places:
-        env = {"SAC_CACHE_DIR": str(cache), **env}
+    for where, env, keys in _compare_places(opts, data_dir, base, "(p)", demo=True):
         print(f"(p) {where}, Compare with the columns {', '.join(keys)}, k moved by one with the keyboard:")
         for crowd in room_crowds(env, opts.sessions, keys):  # its warm-up builds what the demo lacks
             print(f"(p) {where}, {crowd}")
         for line in fresh_servers(env, keys, opts.reruns):
             print(f"(p) {where}: {line}")
+
+
+def _bench_first_paint(opts: BenchOptions, data_dir: Path | None, base: RunConfig | None) -> None:
+    """(r) Compare's first ranked chunks on fresh servers (issue 45, point 13): on the data's default
+    columns when they are prebuilt, else (no data folder) on the demo corpus."""
+    for where, env, keys in _compare_places(opts, data_dir, base, "(r)", demo=data_dir is None):
+        for line in first_paint(env, keys):
+            print(f"(r) {where}, Compare with the columns {', '.join(keys)}: {line}")
+
+
+def _compare_places(
+    opts: BenchOptions, data_dir: Path | None, base: RunConfig | None, tag: str, *, demo: bool
+) -> list[tuple[str, dict[str, str], tuple[str, ...]]]:
+    """(where, server environment, catalogue keys) of the Compare pages a part opens: the demo corpus
+    (``demo``) and the data folder's default columns that are prebuilt (at least two; the others named)."""
+    cache = Path(opts.cache_dir).resolve()
+    places: list[tuple[str, dict[str, str], tuple[str, ...]]] = []
+    if demo:
+        root = ensure_demo_corpus(cache)
+        summary = SummaryConfig(provider="file", chars=150)  # the sidebar's default
+        demo_base = RunConfig(protocol="full", datasets=available_datasets(root), summary=summary)
+        places.append(("the demo corpus", {"SAC_CACHE_DIR": str(cache)}, default_keys(demo_base)))
+    if data_dir is not None and base is not None:
+        keys = prebuilt_keys(base, cache)
+        missing = [key for key in default_keys(base) if key not in keys]
+        if missing:
+            print(f"{tag} {opts.protocol}: not prebuilt, so left out: {', '.join(missing)} (`sac index` builds them)")
+        if len(keys) >= 2:
+            env = {"SAC_CACHE_DIR": str(cache), "SAC_DATA_DIR": str(Path(data_dir).resolve())}
+            places.append((f"{opts.protocol} of {data_dir.name}", env, keys))
+    return places
 
 
 def _bench_tune(opts: BenchOptions, base: RunConfig, data_dir: Path) -> None:

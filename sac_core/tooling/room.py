@@ -123,6 +123,8 @@ def room_crowds(
 
 
 FRESH_SERVERS = 5  # fresh servers timed per kind of start
+FIRST_PAINT_SERVERS = 3  # fresh servers of the first-paint part per kind of start (issue 45 timed three)
+FIRST_PAINT_TARGET_S = 2.0  # issue 45, point 13
 
 
 def fresh_servers(env: Mapping[str, str], keys: Sequence[str], reruns: int) -> list[str]:
@@ -143,4 +145,21 @@ def fresh_servers(env: Mapping[str, str], keys: Sequence[str], reruns: int) -> l
         f"a new question typed on a fresh server: the first {typed:,.0f} ms of server time (it may wait for the "
         f"model), then each a new one: {times}"
     )
+    return lines
+
+
+def first_paint(env: Mapping[str, str], keys: Sequence[str], servers: int = FIRST_PAINT_SERVERS) -> list[str]:
+    """Compare's first paint (issue 45, point 13): seconds from navigation to the first ranked chunks
+    on each of ``servers`` fresh servers, cold (the page is the first thing the server runs) and
+    warmed as ``make app`` starts it, with the load average before and after. The URL names only the
+    columns: the page opens on its demo pick, as a presenter's does."""
+    path = f"/?cols={','.join(keys)}"
+    lines = []
+    for warmed, what in ((False, "cold"), (True, "warmed by its readiness probe as `make app` starts it")):
+        before = os.getloadavg()[0]
+        times = [first_chunks(env, path, warmed=warmed) for _ in range(servers)]
+        lines.append(
+            f"first ranked chunks on {servers} fresh servers, {what}: {', '.join(f'{t:.2f}' for t in times)} s "
+            f"(target ≤ {FIRST_PAINT_TARGET_S:g} s; load average {before:.1f} → {os.getloadavg()[0]:.1f})"
+        )
     return lines

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..dashboard import review
 from ..dashboard.compare import compare_columns, default_methods
-from ..dashboard.curves import demo_sweep, run_with_progress
+from ..dashboard.demo_sweep import demo_sweep, run_with_progress
 from ..dashboard.state import ensure_demo_corpus
 from ..engine.data import available_datasets, load_benchmark
 from ..engine.summaries import SummaryConfig
@@ -52,11 +52,11 @@ def _save_indexes(data_dir: Path, cache_dir: Path, methods: Sequence[str]) -> No
 
 
 def _review_session(demo: Path, cache_dir: Path, url: str) -> str:
-    """A two-query blind session on the demo corpus (baseline, SAC generic, SAC expert; k = 3) to
+    """A two-query blind session on the demo corpus (the default columns: baseline, SAC generic, recommended; k = 3) to
     photograph; the token of its reviewer's link."""
     bench = load_benchmark(demo, available_datasets(demo), "full")
     base = RunConfig(protocol="full", datasets=bench.datasets, summary=SummaryConfig(provider="file"))
-    columns = compare_columns(base, default_methods(base)[:3])  # baseline, SAC generic, SAC expert
+    columns = compare_columns(base, default_methods(base)[:3])  # baseline, SAC generic, recommended
     ws = Workspace.open(bench, columns, demo, cache_dir)
     db = review.ReviewDB(url)
     queries = review.sample_queries(bench, bench.datasets, 2, 7)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sac_core.dashboard import compare, state
-from sac_core.dashboard.curves import demo_sweep, run_with_progress
+from sac_core.dashboard.demo_sweep import demo_sweep, run_with_progress
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.engine.data import available_datasets, load_benchmark
 from sac_core.experiments import Workspace

@@ -43,7 +43,7 @@ def test_a_summary_file_linked_outside_the_root_is_named_not_dropped(demo_dir, t
     (data / "summaries" / "llm.jsonl").unlink(missing_ok=True)
     (data / "summaries" / "llm.jsonl").symlink_to(tmp_path / "outside" / "llm.jsonl")
     monkeypatch.setenv("SAC_DATA_ROOT", str(tmp_path / "root"))
-    source = state.resolve_data_source(str(data), tmp_path / "cache", state.data_roots())
+    source = state.resolve_data_source(str(data), tmp_path / "cache")
     assert "file" not in source.providers
     assert source.summary_file_problem == (
         "summaries/llm.jsonl: outside the folders this server may read; the summary provider file is not offered"
@@ -57,7 +57,7 @@ def test_a_summary_file_linked_outside_the_root_is_named_not_dropped(demo_dir, t
 def test_a_readable_summary_file_raises_no_warning(demo_dir, tmp_path, monkeypatch):
     data = _data(tmp_path, demo_dir)
     monkeypatch.setenv("SAC_DATA_ROOT", str(tmp_path / "root"))
-    assert state.resolve_data_source(str(data), tmp_path / "cache", state.data_roots()).summary_file_problem is None
+    assert state.resolve_data_source(str(data), tmp_path / "cache").summary_file_problem is None
 
 
 def test_a_benchmark_file_nested_too_deep_is_named_on_the_page(demo_dir, tmp_path, monkeypatch):

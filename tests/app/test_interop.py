@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from sac_core.dashboard import runs, state
-from sac_core.engine.data import Snippet, available_datasets, write_jsonl
+from sac_core.engine.data import RunFileError, Snippet, available_datasets, load_benchmark, write_jsonl
 from sac_core.experiments import RunConfig, Sweep, Workspace, catalogue_columns, run_sweep
 from sac_core.experiments.html_report import render
 from sac_core.experiments.run_store import remove_run
@@ -47,7 +47,7 @@ def sweep_results(demo: Path, embed_cache: Path, tmp_path_factory: pytest.TempPa
     cells = (base, base.with_(method="retriever", options={"retriever.factory": LANGCHAIN}))
     root = tmp_path_factory.mktemp("results")
     run_sweep(Sweep("interop", cells), demo, embed_cache, root / "interop", progress=False)
-    bench = state.load_benchmark(demo, base.datasets, "full")
+    bench = load_benchmark(demo, base.datasets, "full")
     Workspace.open(
         bench, catalogue_columns(base, ["baseline"]), demo, embed_cache, save=True
     )  # Compare's baseline prebuilt
@@ -78,7 +78,7 @@ def test_a_listed_langchain_retriever_and_an_imported_run_are_compare_columns(
     done = runs.import_upload(run, "baseline.jsonl.gz", "demo-baseline", s)
     assert done.key == "run:demo-baseline" and done.results.is_file()
     assert pd.read_csv(done.results)["recall"].tolist() == table.loc[table["cell"] == cell, "recall"].tolist()
-    with pytest.raises(runs.RunFileError, match=r"bad.jsonl, line 1: field 'query_id': unknown query"):
+    with pytest.raises(RunFileError, match=r"bad.jsonl, line 1: field 'query_id': unknown query"):
         runs.import_upload(b'{"query_id": "nope/1", "snippets": []}\n', "bad.jsonl", "bad", s)
 
     at = _app(embed_cache, monkeypatch, f"baseline,{KEY},{done.key}")
@@ -134,7 +134,7 @@ def test_the_import_panel_names_its_file_and_forgets_it_once_imported(
     """Issue 35: the name comes from the file; the button says which file it imports; after an import
     the uploader is empty, so a file the uploader then refuses (70 MB) leaves nothing to import."""
     sync_api = _chromium()
-    bench = state.load_benchmark(demo, available_datasets(demo), "full")
+    bench = load_benchmark(demo, available_datasets(demo), "full")
     run = {q.query_id: [Snippet(s.file_path, s.start, s.end) for s in q.gold] for q in bench.queries}
     good, big = tmp_path / "my run.jsonl", tmp_path / "big.jsonl"
     good.write_text(write_jsonl({q.query_id: q for q in bench.queries}, run), encoding="utf-8")

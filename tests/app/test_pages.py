@@ -17,7 +17,7 @@ import diskcache
 from sqlalchemy import func, select
 from streamlit.testing.v1 import AppTest
 
-from sac_core.dashboard import compare, demo_picks, state
+from sac_core.dashboard import builds, compare, demo_picks, state
 from sac_core.dashboard import review as rv
 from sac_core.dashboard.review.db import AnswerLabel, Label, ReviewAnswer, ReviewChunk, ReviewItem
 from sac_core.dashboard.state import ensure_demo_corpus
@@ -50,8 +50,9 @@ def _shown(at: AppTest) -> str:
 
 
 def _unmd(value: str) -> str:
-    """A Markdown string as a reader sees it: backslash escapes removed."""
-    return re.sub(r"\\(.)", r"\1", value)
+    """A Markdown string as a reader sees it: backslash escapes removed, the page's style sheet (never
+    shown) left out."""
+    return re.sub(r"\\(.)", r"\1", re.sub(r"<style>.*?</style>", "", value, flags=re.S))
 
 
 def _cards(at: AppTest) -> int:
@@ -69,16 +70,13 @@ def test_compare_loads_on_the_embedded_demo(env):
     at = _app()
     assert any("Demo corpus" in i.value for i in at.info)
     assert at.sidebar.text_input(key="sac_data_dir").value == ""
-    assert _cards(at) == 3 * 4  # baseline, SAC generic, SAC expert × default k 4
-    assert [m.value for m in at.main.markdown if m.value.startswith("####")] == [
-        "#### Baseline",
-        "#### SAC generic",
-        "#### SAC expert",
-    ]
+    assert _cards(at) == 3 * 4  # baseline, SAC generic, recommended × default k 4
+    headings = [_unmd(m.value) for m in at.main.markdown if m.value.startswith("####")]
+    assert headings[:2] == ["#### Baseline", "#### SAC generic"] and headings[2].startswith("#### Recommended: ")
     html = _html(at)
     assert 'mark class="gold"' in html and "Gold spans" in "".join(s.value for s in at.subheader)
     assert len(at.metric) == 3 * 3  # DRM, precision, recall per index
-    assert at.query_params["k"] == "4" and at.query_params["q"] == "demo_nda/0"
+    assert at.query_params["k"] == "4" and at.query_params["q"].startswith("demo_")
 
 
 def test_compare_offers_the_clause_exemplar_column_once_built(env):
@@ -297,9 +295,9 @@ def test_tune_off_the_committed_grid_offers_a_background_build(env, monkeypatch,
         "SAC_CACHE_DIR", str(tmp_path / "cache")
     )  # chunk 300 not built there (the browser test builds it)
     at = _app("app_pages/tune.py")
-    at.select_slider(key="tune_chunk").set_value(300).run()
+    at.multiselect(key="tune_methods").set_value(["baseline", "sac-expert"]).run()  # the demo sweep has no SAC expert
     assert not at.exception
-    assert any("not computed yet" in w.value for w in at.warning)
+    assert any("not computed yet for SAC expert" in _unmd(w.value) for w in at.warning)
     assert any(b.label == "Build this setting in the background" for b in at.button)
 
 
@@ -427,7 +425,7 @@ def test_a_missing_document_is_named_exactly(env, tmp_path, monkeypatch):
 # --------------------------------------------------------------------------- background builds
 
 
-def _wait_for_builds(cache: Path, timeout: float = 600) -> list[dict]:
+def _wait_for_builds(cache: Path, timeout: float = 1800) -> list[dict]:
     """Until every status file under the cache says done (or failed), then their contents."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -446,11 +444,30 @@ def test_compare_builds_missing_indexes_in_the_background_and_fills_in(env, demo
     at = _app()
     assert any("Building the indexes" in i.value for i in at.info)
     assert _cards(at) == 0  # nothing is blocked on the build: the script ended
+    # issue 45: the total for every column (not only the first build's time left), the one command, the demo
+    total = next(i.value for i in at.info if "in all on this machine" in i.value)
+    assert "3 columns wait for 2 indexes" in total  # the recommended method works on the baseline's index
+    assert any(c.value.startswith(f"sac index --data {demo_dir} --protocol ") for c in at.code)
     statuses = _wait_for_builds(cache)
     assert sorted(s["state"] for s in statuses) == ["done"] * 3
     at.run()
     assert not at.exception
     assert _cards(at) == 3 * 4  # three indexes, k = 4
+    assert not any("in all on this machine" in i.value for i in at.info)  # built: nothing to prepare
+
+
+def test_real_data_not_prebuilt_offers_the_demo_corpus_meanwhile(env, demo_dir, tmp_path, monkeypatch):
+    """Issue 45, point 12: while the real data's indexes wait to be built, one click opens the demo corpus."""
+    monkeypatch.setenv("SAC_CACHE_DIR", str(tmp_path / "fresh-cache"))  # nothing built
+    monkeypatch.setenv("SAC_DATA_DIR", str(demo_dir))
+    monkeypatch.setattr(builds.BuildManager, "request", lambda self, job, key=None: None)  # no build is started
+    at = _app()
+    assert any("in all on this machine" in i.value for i in at.info)
+    assert at.sidebar.text_input(key="sac_data_dir").value == str(demo_dir)
+    at.button(key="sac_use_demo").click().run()
+    assert not at.exception and at.sidebar.text_input(key="sac_data_dir").value == ""
+    assert any("Demo corpus" in i.value for i in at.info)
+    assert not any("in all on this machine" in i.value for i in at.info)  # the demo: nothing to prepare ahead
 
 
 # --------------------------------------------------------------------------- your own documents
@@ -495,6 +512,19 @@ def test_map_draws_both_indexes_with_the_query_marked_and_separation_figures(env
     assert not at.exception and len(_plotly(at)) == 2
 
 
+def test_map_offers_the_recommended_method_and_opens_on_compares_query(env):
+    """Issue 45: Map offers Recommended beside the baseline (drawn on the baseline's index it ranks, its
+    own top-k marked), and a fresh session opens on the same query as Compare's."""
+    compare_at = _app()
+    at = _app("app_pages/map.py")
+    assert at.query_params["q"] == compare_at.query_params["q"]
+    picker = at.selectbox(key="map_sac")
+    recommended = next(o for o in picker.options if o.startswith("Recommended"))
+    picker.set_value(recommended).run()
+    assert not at.exception and len(_plotly(at)) == 2
+    assert any(c.value.startswith("Ranks the Baseline index's chunks") for c in at.caption)
+
+
 def test_map_projection_and_separation_are_kept_in_the_store(env):
     _app("app_pages/map.py")
     with diskcache.Cache(str(env / "projections")) as kept:  # the store's kind: by the vectors' digest
@@ -513,7 +543,7 @@ def test_compare_explains_a_wrong_document_hit(env):
 
 # --------------------------------------------------------------------------- Review
 
-METHODS = ("Baseline", "SAC generic", "SAC expert")
+METHODS = ("Baseline", "SAC generic", "Recommended")  # the default columns (issue 45)
 
 
 def _review(name: str = "alice", session: str | None = None) -> AppTest:
@@ -817,7 +847,7 @@ def test_a_new_session_while_an_index_builds_names_the_methods_it_would_lack(env
     at = _review()  # no session yet: the page offers to make one
     assert not at.exception
     (warning,) = [_unmd(w.value) for w in at.main.warning if "Still being built" in w.value]
-    assert "SAC generic" in warning and "SAC expert" in warning and "reviews only the methods built" in warning
+    assert "SAC generic" in warning and "Recommended" in warning and "reviews only the methods built" in warning
     _wait_for_builds(cache)  # leave no build running
 
 

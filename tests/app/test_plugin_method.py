@@ -193,15 +193,16 @@ def test_step_4_tune_offers_it_answers_from_the_sweep_and_builds_other_stops(das
     at.switch_page("app_pages/tune.py")  # straight to Tune (Compare would build its indexes in this cache)
     at.run()
     methods = at.multiselect(key="tune_methods")
-    assert TITLE in methods.options and list(methods.value) == ["baseline", "sac"]  # as before, unless chosen
+    assert TITLE in methods.options and list(methods.value) == ["baseline", "sac-generic"]  # as before, unless chosen
     methods.set_value([NAME]).run()
     assert not at.exception, [e.value for e in at.exception]
     assert set(at.dataframe[0].value["method"]) == {TITLE}
     assert any("computed here" in c.value for c in at.caption)  # the sweep's cell, no computing
 
-    at.select_slider(key="tune_chunk").set_value(300).run()  # a stop nothing computed
-    assert any("not computed yet" in w.value for w in at.warning)
-    next(b for b in at.button if b.label == "Build this setting in the background").click().run()
+    assert at.select_slider(key="tune_chunk").options == ["500"]  # the sweep's cell: the one stop
+    at.number_input(key="tune_other_chunk").set_value(300).run()  # a setting nothing computed: asked for
+    assert any("chunk 300" in c.value and "no index to build" in c.value for c in at.caption)  # cheap
+    next(b for b in at.button if b.label == "Compute this setting in the background").click().run()
     deadline = time.monotonic() + 300  # a worker process imports the plug-in's module and evaluates the cell
     while not at.dataframe and time.monotonic() < deadline:
         time.sleep(1)

@@ -60,7 +60,7 @@ def _session(cache: Path, url: str, size: int, keys: tuple[str, ...] | None = No
 
 
 def test_point_5_any_compare_column_can_be_reviewed_recommended_included(env, tmp_path, monkeypatch) -> None:
-    """New session offered only the columns Compare showed (Baseline, SAC generic, SAC expert by default)."""
+    """New session offered only the columns Compare showed (then Baseline, SAC generic, SAC expert by default)."""
     url = f"sqlite:///{tmp_path / 'review.sqlite'}"
     monkeypatch.setenv("SAC_REVIEW_DB", url)
     at = _page()  # no link: a new session

@@ -25,9 +25,9 @@ from sqlalchemy import select
 
 from sac_core.dashboard import compare, state
 from sac_core.dashboard import review as rv
-from sac_core.dashboard.curves import demo_sweep, run_with_progress
+from sac_core.dashboard.demo_sweep import demo_sweep, run_with_progress
 from sac_core.dashboard.review.db import AnswerLabel, Label, ReviewChunk, ReviewItem
-from sac_core.engine.data import available_datasets, load_benchmark
+from sac_core.engine.data import Benchmark, available_datasets, load_benchmark
 from sac_core.experiments import Workspace
 from sac_core.tooling import browser
 from sac_core.tooling.browser import CHROMIUM, settle
@@ -104,18 +104,23 @@ def _data_root(base: Path) -> tuple[Path, Path]:
     return root, outside
 
 
-def _hostile_sweep(results: Path) -> None:
-    """A sweep folder whose variant names hold a URL and a host (two cells, a per-query table)."""
+def _hostile_sweep(results: Path, bench: Benchmark) -> None:
+    """A sweep folder on ``bench`` (two cells, a per-query table) whose second cell is of a plug-in not
+    loaded here, named as a plug-in's cells are by default (variant = method = its name): a URL and a
+    host, the text the page names that method by."""
     folder = results / "http-sweep"
     folder.mkdir(parents=True)
     variants = ("baseline", f"sac-http://{EVIL}/x-www.{EVIL}")
-    rows = ["cell,dataset,variant,k,drm,precision,recall,chunk_size,summary_chars,semantic_weight,model"]
+    ran_on = f'full,"{",".join(bench.datasets)}",{len(bench.queries)},{len(bench.documents)}'  # as `sac sweep` says
+    rows = ["cell,dataset,variant,method,k,drm,precision,recall,chunk_size,summary_chars,semantic_weight,model,"
+            "protocol,datasets,n_queries,n_documents"]  # fmt: skip
     per_query = ["cell,query_id,dataset,k,drm,precision,recall,hit,mrr,ndcg,variant"]
+    queries = [q.query_id for q in bench.queries if q.query_id.startswith("demo_nda/")][:3]
     for n, variant in enumerate(variants):
         for k in (1, 2, 4, 8):
-            rows.append(f'c{n},ALL,"{variant}",{k},0.5,0.1,0.2,500,150,1.0,m')
-            for q in range(3):
-                per_query.append(f'c{n},demo_nda/{q},demo_nda,{k},{0.2 * n + 0.1 * q},0.1,0.2,1,1,1,"{variant}"')
+            rows.append(f'c{n},ALL,"{variant}","{variant}",{k},0.5,0.1,0.2,500,150,1.0,m,{ran_on}')
+            for q, query in enumerate(queries):
+                per_query.append(f'c{n},{query},demo_nda,{k},{0.2 * n + 0.1 * q},0.1,0.2,1,1,1,"{variant}"')
     (folder / "results.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     (folder / "per_query.csv.gz").write_bytes(gzip.compress(("\n".join(per_query) + "\n").encode()))
 
@@ -128,9 +133,9 @@ def room(tmp_path_factory: pytest.TempPathFactory, embed_cache: Path) -> Iterato
     results = base / "results"
     run_with_progress(demo_sweep(datasets, chunk_sizes=(500,), prompts=("generic",)), demo, embed_cache,
                       results / "demo")  # fmt: skip
-    _hostile_sweep(results)
     settings = state.Settings(state.resolve_data_source("", embed_cache), embed_cache, "full", datasets, "file", 150)
     bench = load_benchmark(demo, datasets, "full")
+    _hostile_sweep(results, bench)
     columns = compare.compare_columns(settings.base_config())
     ws = Workspace.open(bench, columns, demo, embed_cache, save=True)  # Compare's indexes, as after `sac index`
     root, outside = _data_root(base)
@@ -382,11 +387,14 @@ def test_point_5_urls_and_hosts_in_names_never_become_links(room: Room, page) ->
     assert f"in www.{EVIL}; type to search" in _main(page).replace("\u2060", "")
     assert not [a for a in _links(page) if EVIL in a]
 
-    _nav(page, "Curves")  # variant names with a URL and a host: the flipped-queries caption
+    _data_folder(page, "")  # the demo again: the data the hostile sweep ran on
+    _nav(page, "Curves")  # a method named with a URL and a host: the flipped-queries caption
     _choose(page, "Sweep", "http-sweep")
     page.wait_for_selector("text=queries whose", timeout=60_000)
+    page.wait_for_selector("text=Flipped query", timeout=60_000)  # the sweep's data is the folder in use
     caption = _main(page).replace("\u2060", "")
     assert f"differs between Baseline and sac-http://{EVIL}/x-www.{EVIL}" in caption
+    assert "needs the data this sweep ran on" not in caption
     assert not [a for a in _links(page) if EVIL in a]
 
 
@@ -475,9 +483,12 @@ def test_point_10_pages_agree_and_stay_filled(room: Room, page) -> None:
 def test_point_11_the_shared_servers_log_is_short_and_has_no_stack_trace(room: Room, page) -> None:
     page.goto(f"{room.url}/tune")  # a build in a worker process: chunk 450 is in no sweep here
     page.wait_for_selector("text=At k = 8", timeout=60_000)
-    page.get_by_role("slider", name="Chunk size (characters)").press("ArrowLeft")
+    page.get_by_text("Another setting: computed on request").click()  # the sliders stop at 500 only
+    box = page.get_by_label("Chunk size (characters)", exact=True).last  # the expander's number input
+    box.fill("450")
+    box.press("Enter")
     settle(page)
-    page.get_by_role("button", name="Build this setting in the background").click()
+    page.get_by_role("button", name="Compute this setting in the background").click()
     page.wait_for_selector("text=computed here", timeout=TIMEOUT)
     settle(page)
     _open_review(page, room)  # the reruns that logged a stack trace for an empty label

@@ -10,9 +10,11 @@ import sys
 import pytest
 
 from sac_core.cli import main, run
+from sac_core.cli.options import run_config
+from sac_core.dashboard.compare import open_column
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.embedding import Embedder
-from sac_core.experiments import RunConfig
+from sac_core.experiments import RunConfig, catalogue_columns, default_keys
 
 HEAVY = (
     "torch", "sentence_transformers", "transformers", "faiss", "onnxruntime", "umap", "sklearn", "plotly",
@@ -92,6 +94,26 @@ def test_index_also_embeds_the_benchmark_queries_so_compare_needs_no_model_for_t
     assert embedder.encoded == 0  # every query's vector is in the cache
     assert main(argv) == 0
     assert f"{len(bench.queries):,} benchmark queries (torch): 0 embedded now" in capsys.readouterr().out
+
+
+def test_index_builds_every_default_column_recommended_included(demo_dir, embed_cache, tmp_path, capsys):
+    """Issue 45: `sac index` prepares whatever the default Compare, Map and Review columns open (the
+    recommended method among them: its index and its clause exemplars), so the page builds nothing."""
+    cache = tmp_path / "cache"
+    (cache / "embeddings").mkdir(parents=True)
+    for item in (embed_cache / "embeddings").iterdir():  # the model's vectors of earlier tests: quicker, same result
+        (cache / "embeddings" / item.name).symlink_to(item)
+    argv = ["index", "--data", str(demo_dir), "--protocol", "full", "--cache-dir", str(cache), "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    base = run_config({"protocol": "full", "datasets": "all"}, demo_dir)
+    assert default_keys(base) == ("baseline", "sac-generic", "recommended")
+    assert "what its stages read is ready" in out
+    bench = load_benchmark(demo_dir, base.datasets, "full")
+    for column in catalogue_columns(base):  # as the dashboard opens them: never building (NotBuilt otherwise)
+        embedder = Embedder(column.config.model, cache, backend=column.config.backend)
+        ranker, _ = open_column(bench, column, demo_dir, cache, embedder)
+        assert ranker.search(bench.queries[0].text, 4), column.name
 
 
 def test_every_setting_of_a_run_is_an_option_of_sac_evaluate() -> None:

@@ -125,3 +125,27 @@ def test_the_answer_box_says_the_doubt_as_text():
     assert '<div class="sac-answer-problem doubt">⚠ ' in box and f"⚠ {doubt}</div>" in html.unescape(box)
     assert "<script>" not in box  # a document's name is shown as text
     assert "doubt" not in answers.answer_html(answer, "SAC")  # no doubt: no line
+
+
+CLOSER = {
+    "how long?": [1.0, 0.0],
+    "The Recipient keeps it secret for five years.": [0.6, 0.8],
+    "Each party keeps it secret for three years.": [0.95, 0.312],
+}
+
+
+class Closer:
+    """The question (1, 0); the gold chunk's sentence at cosine 0.6, the other contract's at 0.95."""
+
+    def encode(self, texts, progress=True, desc="", on_progress=None, cache=True):
+        return np.array([CLOSER[t] for t in texts], dtype=np.float32)
+
+
+def test_the_page_answers_from_the_best_ranked_chunk_it_can_support(tmp_path):
+    """Issue 45: the answer row quotes the best-ranked chunk with a sentence on the question (and only
+    its document), not a closer-sounding sentence of a lower-ranked chunk of another contract."""
+    answerer = answers.make_answerer("extractive", Closer(), tmp_path)  # type: ignore[arg-type]
+    gold = Excerpt("#1", "nda/gold.txt", 0, 45, "The Recipient keeps it secret for five years.")
+    other = Excerpt("#4", "nda/other.txt", 0, 43, "Each party keeps it secret for three years.")
+    answer = answerer.answer("how long?", [gold, other])
+    assert answer.checked({"nda/gold.txt"}).cites_only_gold and "[#4]" not in answer.text

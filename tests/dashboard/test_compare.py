@@ -17,11 +17,11 @@ DEMO = ("demo_nda", "demo_privacy")
 def test_compare_columns_one_sac_column_for_the_extractive_provider():
     base = RunConfig(summary=SummaryConfig(provider="extractive"))
     cols = state.compare_columns(base)
-    assert [c.name for c in cols] == ["Baseline", "SAC extractive"]
-    assert [c.config.method for c in cols] == ["baseline", "sac"]
+    assert [c.name.split(":")[0] for c in cols] == ["Baseline", "SAC extractive", "Recommended"]
+    assert [c.config.method for c in cols] == ["baseline", "sac", "baseline"]
     llm = state.compare_columns(RunConfig(summary=SummaryConfig(provider="file")))
-    assert [c.name for c in llm] == ["Baseline", "SAC generic", "SAC expert"]
-    assert [c.config.summary.prompt for c in llm[1:]] == ["generic", "expert"]
+    assert [c.name.split(":")[0] for c in llm] == ["Baseline", "SAC generic", "Recommended"]  # issue 45
+    assert llm[1].config.summary.prompt == "generic" and llm[2].config.method == "baseline" and llm[2].config.stages
 
 
 def test_pending_cost_is_zero_without_the_openai_provider(demo_dir, tmp_path):
@@ -59,7 +59,7 @@ def test_a_wrong_document_hit_is_explained_with_both_documents_and_cosines(demo_
 def test_the_user_picks_two_to_five_methods_and_the_url_keeps_them():
     base = RunConfig(summary=SummaryConfig(provider="file"))
     assert state.parse_methods("baseline,doc-aware", base) == ("baseline", "doc-aware")
-    assert state.parse_methods("doc-aware", base) == ("baseline", "sac-generic", "sac-expert")  # one: default
+    assert state.parse_methods("doc-aware", base) == ("baseline", "sac-generic", "recommended")  # one: default
     assert state.parse_methods("nope,<script>,baseline,sac-prior", base) == ("baseline", "sac-prior")
     many = ",".join(state.method_choices(base))
     assert len(state.parse_methods(many, base)) == state.MAX_COLUMNS

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from sac_core.dashboard import curve_views, curves
+from sac_core.dashboard import curve_entries, curve_views, curves
+from sac_core.dashboard.demo_sweep import demo_sweep, run_with_progress
 from sac_core.engine.data import available_datasets
 from sac_core.experiments import paper
 
@@ -17,8 +18,8 @@ def sweep_dir(demo_dir, embed_cache, tmp_path_factory):
     """A real (tiny) sweep on the demo corpus: baseline and SAC generic at chunk 500."""
     out = tmp_path_factory.mktemp("results") / "demo"
     calls = []
-    sweep = curves.demo_sweep(available_datasets(demo_dir), chunk_sizes=(500,), prompts=("generic",), ks=(1, 2, 4))
-    curves.run_with_progress(sweep, demo_dir, embed_cache, out, lambda f, m: calls.append((f, m)))
+    sweep = demo_sweep(available_datasets(demo_dir), chunk_sizes=(500,), prompts=("generic",), ks=(1, 2, 4))
+    run_with_progress(sweep, demo_dir, embed_cache, out, lambda f, m: calls.append((f, m)))
     return out, calls
 
 
@@ -124,7 +125,7 @@ def test_sweep_labels_name_the_folder_never_a_server_path(sweep_dir, tmp_path):
 
 def test_flipped_on_the_real_sweep_matches_a_hand_join(sweep_dir):
     out, _ = sweep_dir
-    results = curves.load_results(out / "results.csv")
+    results = curve_entries.with_entries(curves.load_results(out / "results.csv"))  # one cell per variant here
     pq = pd.read_csv(out / "per_query.csv.gz")
     table = curves.flipped(pq, results, "baseline", "sac-file-generic-150", "recall", 4)
     base = pq[(pq["variant"] == "baseline") & (pq["k"] == 4)].set_index("query_id")["recall"]
@@ -165,10 +166,14 @@ def test_selector_options_and_defaults_prefer_the_papers_main_setting():
     assert curves.default_choices({"chunk_size": [200, 800]}) == {"chunk_size": 200}
 
 
-def test_the_page_opens_on_the_full_grid_when_present(tmp_path):
-    folders = [curves.SweepFolder(n, tmp_path / n) for n in ("backend-check", "lbr-mini", "lbr-mini-grid")]
-    assert curves.default_sweep(folders) == 2
-    assert curves.default_sweep(folders[:2]) == 0
+def test_the_page_opens_on_the_headline_sweep_else_the_full_grid(tmp_path):
+    """Issue 45, point 4: Curves opens on headline-lbr-mini (the four methods together) when it is there."""
+    names = ("backend-check", "headline-lbr-mini", "lbr-mini", "lbr-mini-grid")
+    folders = [curves.SweepFolder(n, tmp_path / n) for n in names]
+    assert curves.default_sweep(folders) == 1
+    without = [f for f in folders if f.name != "headline-lbr-mini"]  # not computed yet: the grid, as before
+    assert curves.default_sweep(without) == 2
+    assert curves.default_sweep(without[:2]) == 0
     assert curves.default_sweep([]) == 0
 
 
@@ -221,7 +226,7 @@ def test_mean_over_k_is_the_plain_mean_skipping_nan():
             {"k": 4, "drm": NAN, "precision": 0.2},
         ]
     )
-    means = curves.mean_over_k(df)
+    means = curves.mean_over_k(df.assign(entry=df["variant"]))
     assert len(means) == 1
     assert means.loc[0, "drm"] == pytest.approx(0.3)  # (0.2 + 0.4) / 2, NaN skipped
     assert means.loc[0, "precision"] == pytest.approx(0.2)
@@ -243,7 +248,9 @@ def test_mean_over_k_intervals_are_each_cells_own_bootstrap_at_the_k_shown():
     ])  # fmt: skip
     shown = [{"cell": c, "variant": c, "dataset": ds, "k": k} for c in ("c1", "c2") for ds in ("a", "b", "ALL")
              for k in ((1, 2, 4) if c == "c1" else (1, 2))]  # c2 shown without its k = 4  # fmt: skip
-    means = curves.mean_over_k(_table(shown), per_query=per_query).set_index(["cell", "dataset"])
+    means = curves.mean_over_k(curve_entries.with_entries(_table(shown)), per_query=per_query).set_index(
+        ["cell", "dataset"]
+    )
     for cell, ks in (("c1", (1, 2, 4)), ("c2", (1, 2))):
         rows = per_query[(per_query["cell"] == cell) & per_query["k"].isin(ks)]
         alone = means_with_intervals(over_k(rows, curves.METRICS), curves.METRICS).set_index("dataset")
@@ -263,7 +270,7 @@ def test_curves_figure_one_line_per_metric_dataset_variant_and_paper_marks():
         for v in ("baseline", "sac")
         for k in (1, 2, 4, 8)
     ]
-    df = _table(rows)
+    df = _table(rows).assign(entry=lambda t: t["variant"])
     refs = paper.matching(500, 150, 1.0, k=8)  # the per-dataset DRM points, one of them cuad
     fig = curve_views.curves_figure(df, curves.METRICS, refs)
     lines = [t for t in fig.data if t.mode == "lines+markers"]
@@ -282,6 +289,7 @@ def test_means_figure_and_table_put_ours_beside_the_paper():
         {
             "dataset": "ALL",
             "variant": ["baseline", "sac"],
+            "entry": ["baseline", "sac"],
             "cell": ["b", "s"],
             "drm": [0.6, 0.2],
             "precision": [0.05, 0.1],
@@ -331,13 +339,16 @@ def test_significance_view_filters_setting_and_variants():
             "chunk_size": [500, 200, 500],
         }
     )
-    got = curves.significance_view(sig, {"chunk_size": 500, "summary_chars": 150}, ["baseline", "sac"])
+    rows = pd.DataFrame({"cell": ["b", "s"], "variant": ["baseline", "sac"], "entry": ["baseline", "sac"]})
+    got = curve_entries.significance_view(sig, {"chunk_size": 500, "summary_chars": 150}, rows)
     assert len(got) == 1 and got.loc[0, "variant_a"] == "baseline"
     assert "chunk_size" not in got.columns
 
 
 def test_flipped_by_cell_with_hand_values():
-    results = _table([{"cell": "A", "variant": "baseline"}, {"cell": "B", "variant": "sac"}])
+    results = _table([{"cell": "A", "variant": "baseline"}, {"cell": "B", "variant": "sac"}]).assign(
+        entry=lambda t: t["variant"]
+    )
     pq = pd.DataFrame(
         {
             "cell": ["A", "A", "A", "B", "B", "B"],
@@ -370,7 +381,7 @@ def test_results_root_follows_the_environment(monkeypatch, tmp_path):
 
 
 def test_demo_sweep_grid():
-    sweep = curves.demo_sweep(("demo_nda",), chunk_sizes=(300, 500), prompts=("generic", "expert"))
+    sweep = demo_sweep(("demo_nda",), chunk_sizes=(300, 500), prompts=("generic", "expert"))
     assert len(sweep.cells) == 2 * 3
     assert [c.variant for c in sweep.cells[:3]] == ["baseline", "sac-file-generic-150", "sac-file-expert-150"]
     assert all(c.protocol == "full" for c in sweep.cells)

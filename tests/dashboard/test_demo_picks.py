@@ -49,7 +49,9 @@ def test_sac_losing_on_average_gives_a_typical_loss(tmp_path, bench):
     found = {(p.kind, p.metric): p for p in demo_picks.picks(cells, k=4)}
     typical = found["typical", "drm"]
     assert typical.change == pytest.approx(0.25) and typical.k == 4  # a loss: SAC's DRM rises
-    assert typical.label() == f"typical query for {columns[1].name}: DRM@4 +25.0 points, the median"
+    assert typical.label() == (
+        f"typical query for {columns[1].name}: chunks from a wrong document in the top 4, 25 % → 50 % (the median change)"
+    )
     assert found["gain", "drm"].query_id == bench.queries[3].query_id
     assert found["gain", "drm"].change == pytest.approx(-0.25)
     assert found["loss", "drm"].query_id == bench.queries[5].query_id
@@ -67,7 +69,7 @@ def test_sac_gaining_moves_the_typical_query(tmp_path, bench):
     assert cells is not None
     typical = demo_picks.default_pick(demo_picks.picks(cells, k=3))  # no k = 3: the nearest the sweep has, 4
     assert typical is not None and typical.change == pytest.approx(-0.5) and typical.k == 4
-    assert "DRM@4 −50.0 points, the median" in typical.label()
+    assert "chunks from a wrong document in the top 4, 75 % → 25 % (the median change)" in typical.label()
 
 
 def test_no_matching_cell_gives_no_picks(tmp_path, bench):
@@ -173,3 +175,71 @@ def test_a_value_that_is_not_a_fraction_is_never_picked(tmp_path, bench):
     odd_ids = {bench.queries[q].query_id for q in odd}
     assert not [p for p in found if p.metric == "drm" and p.query_id in odd_ids]
     assert "inf" not in " ".join(p.label() for p in found)
+
+
+def test_a_loss_reads_as_a_rise_of_wrong_document_chunks_never_as_plus_points_of_a_loss(tmp_path, bench):
+    """Issue 45: "biggest loss … DRM@4 +100.0 points" read backwards; the values say what happened."""
+    columns = _columns(bench)
+    folder = _write_sweep(tmp_path / "mixed", bench, columns, lambda i, q: 0.0 if i == 0 else (1.0 if q == 2 else 0.0))
+    found = {
+        (p.kind, p.metric): p for p in demo_picks.picks(demo_picks.find_cells([folder], columns[0], columns, bench), 4)
+    }
+    loss = found["loss", "drm"]
+    assert loss.label() == f"biggest loss for {columns[1].name}: chunks from a wrong document in the top 4, 0 % → 100 %"
+    assert "+" not in loss.label() and "points" not in loss.label()
+
+
+def test_picks_for_every_column_from_two_sweeps_and_the_page_opens_on_the_method_that_fixes_drm(tmp_path, bench):
+    """Issue 45: SAC's cells in one sweep (with the baseline), the recommended method's in another
+    (without one): every column has picks, each measured against the baseline of the same data, and
+    the opening query is the typical gain of the method that gains most (not SAC's first typical)."""
+    base = RunConfig(protocol="full", datasets=tuple(bench.datasets), summary=SummaryConfig(provider="file"))
+    columns = compare.compare_columns(base)  # Baseline, SAC generic, Recommended
+    assert [c.name.split(":")[0] for c in columns] == ["Baseline", "SAC generic", "Recommended"]
+    n = len(bench.queries)
+    _write_sweep(tmp_path / "aaa-sac", bench, columns[:2], lambda i, q: 0.75 if i == 0 else (0.5 if q % 2 else 1.0))
+    _write_sweep(
+        tmp_path / "bbb-recommended", bench, columns[2:], lambda i, q: 0.75 if q == 4 else 0.0 if q % 3 else 0.25
+    )
+    lookup = demo_picks.look_up([tmp_path], columns, bench)
+    cells = lookup.cells
+    assert cells is not None and cells.sweep == "aaa-sac and bbb-recommended"
+    assert set(cells.methods) == {columns[1].name, columns[2].name}
+    found = demo_picks.picks(cells, 4)
+    assert {p.method for p in found} == {columns[1].name, columns[2].name}
+    opening = demo_picks.default_pick(found)
+    assert opening is not None and opening.method == columns[2].name and opening.kind == "typical"
+    assert (opening.before, opening.after) == (0.75, 0.0)  # the clearest typical gain: the method right
+    # the tie at the median change: a query where SAC generic does not lose is preferred
+    sac = demo_picks.changes(
+        cells.per_query, cells.baseline_of(columns[1].name), cells.methods[columns[1].name], "drm", 4
+    )
+    assert sac[opening.query_id] <= 0
+    assert n > 6
+
+
+def test_the_baseline_and_the_recommended_method_from_two_sweeps_neither_holding_both(tmp_path, bench):
+    """Issue 45: Compare with Baseline and Recommended had no picks: the baseline's cells are in one sweep
+    (lbr-mini-grid), the recommended method's in another without a baseline (family-lbr-mini)."""
+    base = RunConfig(protocol="full", datasets=tuple(bench.datasets), summary=SummaryConfig(provider="file"))
+    baseline, _, recommended = compare.compare_columns(base)
+    _write_sweep(tmp_path / "aaa-grid", bench, [baseline], lambda i, q: 0.5)
+    _write_sweep(tmp_path / "bbb-family", bench, [recommended], lambda i, q: 0.0 if q % 2 else 0.25)
+    cells = demo_picks.look_up([tmp_path], [baseline, recommended], bench).cells
+    assert cells is not None and cells.sweep == "aaa-grid and bbb-family" and set(cells.methods) == {recommended.name}
+    opening = demo_picks.default_pick(demo_picks.picks(cells, 4))
+    assert opening is not None and (opening.method, opening.before, opening.after) == (recommended.name, 0.5, 0.0)
+
+
+def test_the_opening_prefers_a_query_whose_baseline_ranks_a_wrong_document_first(tmp_path, bench):
+    """Issue 45: on the opening query the baseline's answer (from its first chunk) cites the wrong document."""
+    base = RunConfig(protocol="full", datasets=tuple(bench.datasets), summary=SummaryConfig(provider="file"))
+    baseline, _, recommended = compare.compare_columns(base)
+    folder = _write_sweep(tmp_path / "one", bench, [baseline, recommended], lambda i, q: 0.5 if i == 0 else 0.0)
+    table = pd.read_csv(folder.per_query)
+    wrong_first = bench.queries[5].query_id  # only here is the baseline's first chunk from a wrong document
+    table.loc[(table["k"] == 1) & (table["cell"] == "cell0"), "drm"] = 0.0
+    table.loc[(table["k"] == 1) & (table["cell"] == "cell0") & (table["query_id"] == wrong_first), "drm"] = 1.0
+    table.to_csv(folder.per_query, index=False)
+    cells = demo_picks.find_cells([folder], baseline, [baseline, recommended], bench)
+    assert demo_picks.default_pick(demo_picks.picks(cells, 4)).query_id == wrong_first

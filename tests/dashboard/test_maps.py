@@ -130,3 +130,18 @@ def test_a_first_map_reports_each_step_and_a_saved_one_nothing(tmp_path, monkeyp
     again: list[tuple[float, str]] = []
     maps.map_data(retriever, tmp_path, "pca", lambda f, text: again.append((f, text)))
     assert again == []  # kept in the store: nothing to wait for
+
+
+def test_the_question_lands_where_its_own_models_vector_places_it(tmp_path):
+    vectors = _unit(50)
+
+    class Model:
+        """Encodes any question as chunk 7's vector."""
+
+        def encode(self, texts, progress=True):
+            return vectors[[7] * len(texts)]
+
+    retriever = _retriever(vectors, [f"d{i % 5}" for i in range(50)])
+    retriever.embedder = Model()  # type: ignore[assignment]
+    data = maps.MapData(vectors, maps.cached_projection(tmp_path, vectors, "pca"), maps.Separation(0.5, 0.1, 50, 5))
+    assert np.allclose(maps.question_place(retriever, data, "which law governs?"), data.projection.xy[7], atol=1e-5)

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from sac_core.dashboard import runs, state
+from sac_core.engine.data import RunFileError
 from sac_core.experiments.run_store import list_runs
 
 
@@ -17,7 +18,7 @@ def _settings(data: Path, cache: Path, protocol: str) -> state.Settings:
 
 def test_a_run_with_queries_outside_the_sidebar_protocol_is_refused_naming_the_one_it_fits(many_queries, tmp_path):
     data = (many_queries / "run.jsonl").read_bytes()
-    with pytest.raises(runs.RunFileError, match=r"run.jsonl: 56 of its queries lie outside protocol lbr-mini .* the "
+    with pytest.raises(RunFileError, match=r"run.jsonl: 56 of its queries lie outside protocol lbr-mini .* the "
                        r"run fits protocol full: import it there to score every line"):  # fmt: skip
         runs.import_upload(data, "run.jsonl", "all", _settings(many_queries, tmp_path, "lbr-mini"))
     assert list_runs(tmp_path) == []  # nothing kept
@@ -28,7 +29,7 @@ def test_a_run_with_queries_outside_the_sidebar_protocol_is_refused_naming_the_o
 
 
 def test_an_empty_upload_is_refused(many_queries, tmp_path):
-    with pytest.raises(runs.RunFileError, match=r"empty\.jsonl: the file is empty"):
+    with pytest.raises(RunFileError, match=r"empty\.jsonl: the file is empty"):
         runs.import_upload(b"", "empty.jsonl", "empty", _settings(many_queries, tmp_path, "full"))
     assert list_runs(tmp_path) == [] and not (tmp_path / "results").exists()  # no Curves line
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from sac_core.dashboard import tune
+from sac_core.dashboard import tune, tune_stops
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.metrics import METRICS
 from sac_core.engine.summaries import SummaryConfig
@@ -203,16 +203,47 @@ def test_the_baseline_and_sac_cells_are_those_tune_always_made(setting):
         sac: common.with_(method="sac", summary=summary),
     }
     assert setting.variants(base) == before
-    presets = tune.method_presets(base, setting.provider, tune.DEFAULT_METHODS)
+    presets = tune.method_presets(base, setting.provider, tune.default_methods(base))
     assert setting.variants(base, presets) == before
 
 
-def test_every_method_with_presets_is_offered_at_its_default_preset(monkeypatch):
+def test_every_catalogue_entry_is_offered_recommended_among_them(monkeypatch):
+    """Issue 45: Tune's method list is Compare's catalogue (Recommended is a stage's preset, which the
+    list of methods with presets left out: "No results" when typing it)."""
     monkeypatch.delenv("SAC_RETRIEVERS", raising=False)
     offered = tune.tune_methods(BASE)
-    assert list(offered)[:2] == ["baseline", "sac"] and offered["sac"] == "SAC"
+    assert list(offered)[:3] == ["baseline", "sac-generic", "recommended"]  # Compare's default columns first
+    assert "sac-expert" in offered and tune.default_methods(BASE) == ["baseline", "sac-generic"]
+    assert offered["recommended"].startswith("Recommended") and "doc-aware" in offered
+    assert "hybrid" not in offered  # the baseline at weight 0.5: the weight slider makes it
     assert "retriever" not in offered  # no operator retrievers listed: no presets, nothing to vary
-    presets = tune.method_presets(BASE, "file", ["sac", "baseline"])
-    assert [p.title for p in presets.values()] == ["SAC generic", "Baseline"]  # in the order chosen
+    presets = tune.method_presets(BASE, "file", ["sac-generic", "baseline", "recommended"])
+    assert [p.title for p in presets.values()] == ["SAC generic", "Baseline", offered["recommended"]]  # as chosen
     hybrid = tune.TuneSetting(400, "file", 300, 0.5).variants(BASE, presets)
     assert hybrid["SAC generic"].summary.chars == 300 and hybrid["Baseline"].semantic_weight == 0.5
+    recommended = hybrid[offered["recommended"]]
+    assert (recommended.chunk_size, recommended.semantic_weight) == (400, 0.5) and recommended.stages
+    assert tune.method_presets(BASE, "extractive", ["sac-expert"]) == {}  # no prompt: no expert entry
+
+
+def test_the_sliders_stop_at_computed_settings_and_any_other_has_its_cost(published, demo_dir, tmp_path):
+    """Issue 45, point 10: the weight slider's first step (0.95) was never computed; one arrow step from
+    chunk 500 landed on 450. The stops are the settings that answer at once, plus the current one."""
+    bench = load_benchmark(demo_dir, DEMO, "full")
+    lookup = tune.Lookup(tune.read_published([published]), tmp_path / "empty-cache", demo_dir)
+    found = tune_stops.published_stops([published, tmp_path / "no-such-folder"])
+    assert found == {"chunk_size": (500,), "chars": (150,), "semantic_weight": (0.5, 1.0)}
+    setting, presets = (
+        tune.TuneSetting(500, "file", 150, 1.0),
+        tune.method_presets(BASE, "file", ["baseline", "sac-generic"]),
+    )
+    weights = tune_stops.candidates(tune.WEIGHTS, found["semantic_weight"])
+    instant = tune.instant_stops(lookup, bench, BASE, setting, "semantic_weight", weights, presets)
+    assert tune_stops.stops(instant, 1.0) == [0.5, 1.0]  # no 0.95
+    chunks = tune.instant_stops(lookup, bench, BASE, setting, "chunk_size", tune.CHUNK_SIZES, presets)
+    assert tune_stops.stops(chunks, 500) == [500] and tune_stops.stops(chunks, 450) == [450, 500]  # asked: kept
+    missing = tune.TuneSetting(450, "file", 150, 1.0).variants(BASE, presets)
+    cost = tune_stops.build_cost(missing, bench, tmp_path / "empty-cache")
+    assert (cost.cells, cost.indexes, cost.chunks) == (2, 2, tune.estimated_chunks(bench, 450))
+    assert cost.texts == 2 * cost.chunks and cost.seconds == pytest.approx(cost.texts / tune_stops.EMBED_RATE)
+    assert cost.describe().startswith(f"about {cost.chunks:,} chunks to embed for each of 2 indexes, then every query")

@@ -9,7 +9,7 @@ import pytest
 from sac_core.dashboard import views
 from sac_core.engine.chunking import Chunk
 from sac_core.engine.data import Span
-from sac_core.engine.retrieval import Hit, Ranker
+from sac_core.engine.retrieval import Hit
 
 FP = "nda/a.txt"
 
@@ -212,19 +212,12 @@ def test_trimmed_hit_card_shows_the_kept_text_and_greys_what_was_cut():
 
 
 def test_hit_cards_use_the_trimmed_card_only_for_trimmed_hits():
-    class Trimmer(Ranker):
-        """Says which chunk a hit was cut from (the trimming capability of the Ranker interface)."""
-
-        def search(self, queries, k, *, progress=False):
-            return [[] for _ in queries]
-
-        def trimmed_from(self, hit):
-            return Chunk(FP, 0, 20, "aaaaa<bbbbbbbbb>cccc") if (hit.chunk.start, hit.chunk.end) == (5, 16) else None
-
     hits = [Hit(Chunk(FP, 5, 16, "<bbbbbbbbb>"), 0.5), _hit("plain", start=30)]
-    cards = views.hit_cards(Trimmer(), hits, [True, False], [])
+    cut = [Chunk(FP, 0, 20, "aaaaa<bbbbbbbbb>cccc"), None]  # as the search result carries it
+    cards = views.hit_cards(hits, [True, False], [], trimmed_from=cut)
     assert "trimmed:" in cards[0] and "trimmed:" not in cards[1]
-    assert "document" in views.hit_cards(Trimmer(), hits, None, [])[1]
+    assert "document" in views.hit_cards(hits, None, [], trimmed_from=cut)[1]
+    assert not any("trimmed:" in c for c in views.hit_cards(hits, [True, False], []))  # nothing trimmed
 
 
 def test_prompt_html_is_escaped_wrapped_text():

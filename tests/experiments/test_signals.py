@@ -102,7 +102,7 @@ def test_every_signal_runs_on_a_real_index(demo_dir: Path, embed_cache: Path, op
 
 def test_catalogue_offers_the_defaults_first_and_the_new_methods() -> None:
     offered = catalogue(config())
-    assert list(offered)[:3] == ["baseline", "sac-generic", "sac-expert"]
+    assert list(offered)[:3] == ["baseline", "sac-generic", "recommended"]  # the default columns (issue 45)
     assert dict(offered["doc-aware"].config.options) == DOCUMENT_AWARE
     extractive = catalogue(RunConfig(summary=SummaryConfig(provider="extractive")))
     assert "sac-expert" not in extractive and extractive["sac-generic"].title == "SAC extractive"

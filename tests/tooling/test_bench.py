@@ -21,8 +21,8 @@ BASE = RunConfig(protocol="full", datasets=DEMO, summary=SummaryConfig(provider=
 
 def test_memory_configs_are_the_compare_columns_or_the_baseline_three_times():
     compare = memory_configs(BASE, "compare")
-    assert [(c.method, c.summary.prompt) for c in compare[1:]] == [("sac", "generic"), ("sac", "expert")]
-    assert compare[0].method == "baseline"
+    assert [c.method for c in compare] == ["baseline", "sac", "baseline"] and compare[1].summary.prompt == "generic"
+    assert not compare[0].options and compare[2].options  # the baseline, then Recommended: its stages' options
     assert [c.method for c in memory_configs(BASE, "baseline-x3")] == ["baseline"] * 3
 
 
@@ -72,3 +72,25 @@ def test_the_room_part_is_named_not_run_by_all_and_takes_its_rounds_from_session
     assert named.parts == ("room",) and named.sessions == (2, 5, 9) and named.data_dir is None
     assert default.sessions == (1, 6, 12)
     assert "room" not in bench_parts("all") and "room-log" not in bench_parts("all")
+
+
+def test_the_first_paint_part_opens_compare_on_fresh_servers_cold_and_warmed(monkeypatch, tmp_path, capsys):
+    """Issue 45, point 13: `sac bench --parts first-paint` reports each fresh server's first paint of
+    Compare (its default columns, opening on the demo pick: no query in the URL), cold and warmed."""
+    opened: list[tuple[str, bool]] = []
+
+    def first_chunks(env, path, *, warmed):
+        opened.append((path, warmed))
+        return 1.25
+
+    monkeypatch.setattr("sac_core.tooling.room.first_chunks", first_chunks)
+    monkeypatch.setattr("sac_core.tooling.bench_parts.ensure_demo_corpus", lambda cache: tmp_path)
+    monkeypatch.setattr("sac_core.tooling.bench_parts.available_datasets", lambda root: DEMO)
+    monkeypatch.delenv("SAC_DATA_DIR", raising=False)
+    assert "first-paint" in bench_parts("all")
+    assert main(["bench", "--parts", "first-paint", "--cache-dir", str(tmp_path)]) == 0
+    path = "/?cols=baseline,sac-generic,recommended"
+    assert opened == [(path, False)] * 3 + [(path, True)] * 3
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("(r)")]
+    assert len(lines) == 2 and all("1.25, 1.25, 1.25 s (target ≤ 2 s" in line for line in lines)
+    assert "cold" in lines[0] and "warmed" in lines[1]

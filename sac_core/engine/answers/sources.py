@@ -73,7 +73,9 @@ class DocumentNames:
         """The documents ``question`` names (sorted paths; several when they match equally), or ()
         when it names none. Each distinctive word of its document reference weighs 1 / the number of
         documents that have it (a word only one document has is a name); the best documents must
-        hold at least half of the reference's weight."""
+        hold at least half of the reference's weight. Documents that tie are told apart by their
+        file names: the one whose name holds more of the reference's weight is the one named (a
+        "CEII and NDA" reference names ``ceii-and-nda.txt``, not another NDA that mentions CEII)."""
         parts = split_query(question)
         if not parts.split or not self.words:
             return ()
@@ -85,7 +87,9 @@ class DocumentNames:
         best = max(scores.values())
         if best <= 0 or best < sum(weight.values()) / 2:
             return ()
-        return tuple(sorted(p for p, score in scores.items() if score == best))
+        tied = [p for p, score in scores.items() if score == best]
+        by_name = {p: round(sum(weight[w] for w in weight if w in _words(file_words(p))), 9) for p in tied}
+        return tuple(sorted(p for p in tied if by_name[p] == max(by_name.values())))
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ def folder_stamp(data_dir: Path) -> Stamp:
     return tuple(out)
 
 
-def source_key(bench_digest: str, stamp: Stamp) -> str:
+def source_key(bench_digest: str, stamp: Stamp | str) -> str:
     """What identifies a result a server keeps for a benchmark: its content digest and the
     :func:`folder_stamp` of the folder it was loaded from. A method may read more than the loaded
     queries and documents (SAC embeds the summary file's texts; clause exemplars read the whole

@@ -45,7 +45,7 @@ class SAC(IndexMethod):
         expert = generic.with_(summary=replace(base.summary, prompt="expert"))
         return {
             "sac-generic": Preset("SAC generic", generic, default=True),
-            "sac-expert": Preset("SAC expert", expert, default=True),
+            "sac-expert": Preset("SAC expert", expert),
         }
 
 

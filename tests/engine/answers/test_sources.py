@@ -15,6 +15,7 @@ from sac_core.engine.answers import (
     sources,
 )
 from sac_core.engine.answers.types import Answer
+from sac_core.engine.data import available_datasets, load_benchmark
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +47,30 @@ def test_free_text_names_a_document_or_none(bench, names):
     assert names.named("Which law governs the agreement?") == ()  # names no document
     assert names.named("Consider the NDA between Nobody Known and Someone Else; which law governs it?") == ()
     assert file_words("contractnli/12032018_NDA_The%20Munt_EN.txt") == "12032018 NDA The Munt EN"
+
+
+def test_a_tie_is_told_apart_by_the_file_name_the_ceii_case():
+    """Issue 45: "⚠ The question names VELCO NDA rev0 Dec 14 2015; ceii and nda" for a question that
+    names only CEII: both documents mention CEII and NDA; the file name says which is meant."""
+    filler = {f"other/{i}.txt": f"Agreement of Party{i} Inc. with Firm{i} LLC" for i in range(8)}
+    names = DocumentNames.of({
+        **filler,
+        "contractnli/ceii-and-nda.txt": "NON-DISCLOSURE AGREEMENT for Critical Energy Infrastructure (CEII)",
+        "contractnli/VELCO%20NDA%20rev0%20Dec%2014%202015.txt": "VELCO CEII non-disclosure terms",
+    })  # fmt: skip
+    question = "Consider the Non-Disclosure Agreement between CEII and NDA; must the Receiving Party return it?"
+    assert names.named(question) == ("contractnli/ceii-and-nda.txt",)
+    assert names.named("Consider the VELCO NDA; which law governs it?") == (
+        "contractnli/VELCO%20NDA%20rev0%20Dec%2014%202015.txt",
+    )
+
+
+def test_every_lbr_mini_query_names_only_its_gold_document(real_data):
+    """On the real data, 24 of lbr-mini's 776 questions once named two documents."""
+    bench = load_benchmark(real_data, available_datasets(real_data), "lbr-mini")
+    names = DocumentNames.of({p: d.text for p, d in bench.documents.items()})
+    wrong = [q.query_id for q in bench.queries if names.named(q.text) != tuple(sorted(q.gold_files))]
+    assert wrong == []
 
 
 def _answer(*paths: str) -> Answer:

@@ -1,0 +1,37 @@
+"""Shared UI (not a page): what a page says while the indexes of real data are not built (issue 45,
+point 12): the total time, the one command that prepares everything, the demo corpus meanwhile."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import streamlit as st
+
+from sac_core.dashboard import builds, prepare, state, views
+
+DATA_FIELD = "sac_data_dir"  # the sidebar's data folder field: empty = the built-in demo corpus
+
+
+def prepare_note(
+    s: state.Settings,
+    bench: state.Benchmark,
+    jobs: Sequence[builds.BuildJob],
+    statuses: Mapping[str, builds.BuildStatus | None],
+) -> None:
+    """The total of building ``jobs`` on the sidebar's data, the `sac index` command, the demo button."""
+    plan = prepare.plan(bench, jobs, statuses, data_dir=s.source.data_dir, protocol=s.protocol,
+                        datasets=s.datasets, offered=s.source.datasets)  # fmt: skip
+    st.info(
+        f"{views.md(plan.describe())} One command prepares everything the default columns open (Compare, Map, "
+        "Review), for every session; run it before a demo:",
+        icon=":material/schedule:",
+    )
+    st.code(plan.command, language="bash")
+    st.button(
+        "Meanwhile, open the demo corpus (works at once)", key="sac_use_demo", on_click=_use_demo,
+        help="Empties the data folder field in the sidebar: the built-in demo corpus. The builds go on.",
+    )  # fmt: skip
+
+
+def _use_demo() -> None:
+    st.session_state[DATA_FIELD] = ""
