@@ -149,12 +149,15 @@ def test_passage_stages_share_their_methods_index() -> None:
     assert "option_within_doc_on" in passages.columns() and "option_within_doc_on" not in plain.columns()
 
 
-def test_the_recommended_presets_are_the_measured_cells_with_the_profile_term() -> None:
-    """Issue 44: the recommended method routes by what documents say about themselves, as the cell
-    reported on the paper protocol (results/profile-paper) and tuned on lbr-mini."""
+def test_the_profile_preset_is_the_measured_cell_and_the_headline_presets_are_unchanged() -> None:
+    """Issue 44: routing by what documents say about themselves is offered as recommended-profile, the
+    cell measured on the paper protocol (results/profile-paper, tuned on lbr-mini); recommended and
+    recommended-text stay the presets the README's headline cells were made from."""
     presets = catalogue(RunConfig())
     measured = load_sweep(Path(__file__).parents[2] / "sweeps" / "profile-paper.toml")
     reported = {c.variant for c in measured.cells}
+    assert dict(presets["recommended-profile"].config.options)["doc_profile.weight"] == 1.0
+    assert presets["recommended-profile"].config.variant in reported
     for key in ("recommended", "recommended-text"):
-        assert dict(presets[key].config.options)["doc_profile.weight"] == 1.0
-    assert presets["recommended"].config.variant in reported
+        assert "doc_profile.weight" not in dict(presets[key].config.options)
+    assert presets["recommended"].config.variant in reported  # the cell without the profile, beside it
