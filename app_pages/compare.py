@@ -81,6 +81,8 @@ for col, r in zip(st.columns(len(results)), results):
                     + ("" if delta is None else " Below: the change against the baseline, in points."),
                     width="content",
                 )
+        if doubt := answers.doubt_sentence(r.doubt):  # two documents about equally likely: say which
+            st.warning(views.md(doubt))
         slots.append(st.empty())  # the answer, written once every column's chunks are on the page
         gold = query.gold if query is not None else ()
         flags = r.gold_document if query is not None else None

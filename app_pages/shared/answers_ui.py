@@ -42,7 +42,8 @@ def answer_row(
         except answers.AnswerError as e:
             slot.markdown(answers.error_html(str(e)), unsafe_allow_html=True)
             continue
-        slot.markdown(answers.answer_html(answer, result.column.name, named), unsafe_allow_html=True)
+        doubt = answers.doubt_sentence(result.doubt)
+        slot.markdown(answers.answer_html(answer, result.column.name, named, doubt=doubt), unsafe_allow_html=True)
 
 
 def _llm_ready(

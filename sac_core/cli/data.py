@@ -1,7 +1,7 @@
 """Data folders: ``sac demo`` (the generated demo benchmark), ``sac ingest`` (your own documents),
 ``sac heldout`` (queries on documents no protocol used) and copies of a benchmark folder with other
 queries: ``sac noname`` (without their opening document reference), ``sac reword`` (the fixed
-questions as lawyers word them); ``sac floor`` (queries no name-free router can place)."""
+questions as lawyers word them), ``sac describe`` (documents named as lawyers name them); ``sac floor`` (queries no name-free router can place)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import click
 from ..engine.data import PROTOCOLS, ingest_folder, load_benchmark, read_table, write_demo_corpus, write_heldout
 from ..engine.progress import progress_bar
 from ..experiments.cells import SweepFolder
+from ..experiments.describe import write_described
 from ..experiments.idnames import write_idnames
 from ..experiments.noname import write_noname
 from ..experiments.reword import HELD_OUT_VARIANT, VARIANTS, write_reworded
@@ -106,6 +107,25 @@ def idnames_command(**params: Any) -> int:
     return 0
 
 
+@click.command(
+    "describe", epilog="A test set: tune nothing on it. With sac heldout and sac idnames it looks like a firm's corpus."
+)
+@click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
+@click.option("--out", type=PATH, required=True, help="new folder (outside the project): benchmarks/ + corpus symlink")
+def describe_command(**params: Any) -> int:
+    """Write a copy of a benchmark folder whose queries name their document as a lawyer would.
+
+    Each query's opening reference is rewritten from its gold document's own first page: its type
+    ("NDA", "merger agreement"), its parties (short names, no legal suffix, sometimes initials or one
+    party), sometimes its year; a form with no party by its letterhead. The question is kept.
+    """
+    data_dir = data_dir_of(params)
+    for ds, (queries, changed) in write_described(data_dir, params["out"]).items():
+        print(f"{ds}: {queries} queries, {changed} with their document reference rewritten")
+    print(f"wrote {params['out']}; same protocols, query ids and gold: --data {params['out']}")
+    return 0
+
+
 @click.command("reword", epilog="Variant 1 is for tuning; variant 2 is held out: report on it, never tune on it.")
 @click.option("--data", help="LegalBench-RAG directory (default: $SAC_DATA_DIR)")
 @click.option("--out", type=PATH, required=True, help="new folder (outside the project): benchmarks/ + corpus symlink")
@@ -166,6 +186,7 @@ COMMANDS = (
     heldout_command,
     noname_command,
     idnames_command,
+    describe_command,
     reword_command,
     floor_command,
 )

@@ -131,6 +131,18 @@ def document_names(documents: Mapping[str, str]) -> DocumentNames:
     return DocumentNames.of(documents)
 
 
+def doubt_sentence(doubt: tuple[str, str] | None) -> str:
+    """A ranker's doubt about which document a question means, in plain words ("" without one):
+    both documents by name, and which of them the column went on with."""
+    if doubt is None:
+        return ""
+    first, second = (document_name(path) for path in doubt)
+    return (
+        f"The question could mean either “{first}” or “{second}”: both fit it about equally well, "
+        f"and this column went on with “{first}”."
+    )
+
+
 def sources_html(found: Sources) -> str:
     """Warnings about where an answer comes from: several documents quoted, or others than the one
     the question names (empty when neither)."""
@@ -145,10 +157,13 @@ def sources_html(found: Sources) -> str:
     return "".join(f'<div class="sac-answer-problem sources">{esc(line)}</div>' for line in lines)
 
 
-def answer_html(answer: Answer, column: str, named: Sequence[str] = (), *, verdicts: bool = True) -> str:
+def answer_html(
+    answer: Answer, column: str, named: Sequence[str] = (), *, verdicts: bool = True, doubt: str = ""
+) -> str:
     """The answer box: a badge (cites another document / only gold documents), the text with each
     citation a link to its chunk marked ✓ or ✗ and naming its document, a warning when it quotes
-    several documents or others than the ``named`` ones, and what is wrong with it when something is.
+    several documents or others than the ``named`` ones, the ranker's ``doubt`` about which document
+    the question means (:func:`doubt_sentence`), and what is wrong with it when something is.
     ``verdicts`` False (a blind review): the text and its citations only, no badge, warning or flag."""
     marks = {c.label: c.gold_document for c in answer.citations}
     files = {c.label: c.file_path for c in answer.citations}
@@ -173,6 +188,8 @@ def answer_html(answer: Answer, column: str, named: Sequence[str] = (), *, verdi
         )
     flagged = " flagged" if answer.cites_other_document else ""
     warnings = sources_html(sources(answer, named))
+    if doubt:
+        warnings += f'<div class="sac-answer-problem doubt">⚠ {esc(doubt)}</div>'
     return f'<div class="sac-answer{flagged}">{head}<div class="sac-answer-text">{"".join(parts)}</div>{warnings}{problem}</div>'
 
 

@@ -38,6 +38,7 @@ class ColumnResult:
     summaries: dict[str, str]  # summary prepended to each involved document's chunks ({} without summaries)
     trimmed_from: list[Chunk | None]  # per hit: the chunk a trimming stage cut it from (None: not trimmed)
     baseline: bool  # the column the others are measured against (:func:`~.catalogue.baseline_column`)
+    doubt: tuple[str, str] | None = None  # two documents the query could equally mean (Ranker.document_doubt)
 
 
 class Workspace:
@@ -139,7 +140,10 @@ class Workspace:
             summaries = {fp: s for fp, s in self.summaries[col.name].items() if fp in involved}
             gold = [h.chunk.file_path in gold_files for h in hits]
             trimmed = [ranker.trimmed_from(h) for h in hits]
-            out.append(ColumnResult(col, hits, gold, metrics, summaries, trimmed, col.name == self.baseline))
+            baseline = col.name == self.baseline
+            out.append(
+                ColumnResult(col, hits, gold, metrics, summaries, trimmed, baseline, ranker.document_doubt(text))
+            )
         return out
 
     def embedders(self) -> list[Embedder]:

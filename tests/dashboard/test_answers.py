@@ -108,6 +108,25 @@ def test_a_real_cuad_contract_with_brackets_is_quoted_exactly(real_data: Path):
     _check(excerpts, sentences=len(sentence_spans(chunk)))  # every sentence of the chunk, "[1]" included
 
 
+def test_a_doubt_names_both_documents_in_plain_words():
+    assert answers.doubt_sentence(None) == ""
+    line = answers.doubt_sentence(("contractnli/BT_NDA.txt", "contractnli/JBF_NDA.txt"))
+    assert line == (
+        "The question could mean either “BT NDA” or “JBF NDA”: both fit it about equally well, "
+        "and this column went on with “BT NDA”."
+    )
+
+
+def test_the_answer_box_says_the_doubt_as_text():
+    excerpts = _excerpts("The term is two years. The fee is due.")
+    answer = cite("The term is two years [#1].", excerpts, "openai")
+    doubt = answers.doubt_sentence(("cuad/A<script>.txt", "cuad/B.txt"))
+    box = answers.answer_html(answer, "SAC", doubt=doubt)
+    assert '<div class="sac-answer-problem doubt">⚠ ' in box and f"⚠ {doubt}</div>" in html.unescape(box)
+    assert "<script>" not in box  # a document's name is shown as text
+    assert "doubt" not in answers.answer_html(answer, "SAC")  # no doubt: no line
+
+
 CLOSER = {
     "how long?": [1.0, 0.0],
     "The Recipient keeps it secret for five years.": [0.6, 0.8],

@@ -132,6 +132,7 @@ def test_stages_apply_in_their_declared_order_not_the_order_registered(echo):
         "prior",
         "doc_bm25",
         "doc_names",
+        "doc_profile",
         "gate",
         "route",
         "sections",

@@ -35,8 +35,8 @@ def test_each_signal_is_a_stage_of_its_own_and_they_share_the_index() -> None:
     assert cols["stages"] == "split,prior,doc_bm25,gate"  # a column of its own, never read out of the variant
     assert cols["summary_provider"] == "file"  # the document summaries it embeds are part of the method
     assert plain.columns()["summary_provider"] is None and plain.columns()["stages"] == ""
-    assert {s.name for s in SIGNALS} == {"split", "prior", "doc_bm25", "doc_names", "gate", "route", "sections",
-                                          "entities", "expansion", "rerank"}  # fmt: skip
+    assert {s.name for s in SIGNALS} == {"split", "prior", "doc_bm25", "doc_names", "doc_profile", "gate", "route",
+                                          "sections", "entities", "expansion", "rerank"}  # fmt: skip
 
 
 def test_routing_without_a_prior_reads_the_document_summaries() -> None:
@@ -147,3 +147,17 @@ def test_passage_stages_share_their_methods_index() -> None:
     passages = plain.with_(options={"within_doc.on": True, "trim.on": True, **DOCUMENT_AWARE})
     assert index_key(passages) == index_key(plain)
     assert "option_within_doc_on" in passages.columns() and "option_within_doc_on" not in plain.columns()
+
+
+def test_the_profile_preset_is_the_measured_cell_and_the_headline_presets_are_unchanged() -> None:
+    """Issue 44: routing by what documents say about themselves is offered as recommended-profile, the
+    cell measured on the paper protocol (results/profile-paper, tuned on lbr-mini); recommended and
+    recommended-text stay the presets the README's headline cells were made from."""
+    presets = catalogue(RunConfig())
+    measured = load_sweep(Path(__file__).parents[2] / "sweeps" / "profile-paper.toml")
+    reported = {c.variant for c in measured.cells}
+    assert dict(presets["recommended-profile"].config.options)["doc_profile.weight"] == 1.0
+    assert presets["recommended-profile"].config.variant in reported
+    for key in ("recommended", "recommended-text"):
+        assert "doc_profile.weight" not in dict(presets[key].config.options)
+    assert presets["recommended"].config.variant in reported  # the cell without the profile, beside it

@@ -10,6 +10,7 @@ sections, expansion, reranking), one module per signal.
 
 from .document_aware import DocumentAwareRetriever, SignalParts
 from .external import ExternalError, RetrieverRanker, RunRanker, SnippetRetriever, make_retriever
+from .oracle import OracleRanker
 from .pool import Pool, build_pool, chunk_text
 from .query import QueryParts, split_query
 from .ranker import ChunkIndex, Hit, Ranker, as_spans
@@ -26,6 +27,7 @@ __all__ = [
     "DocumentAwareRetriever",
     "ExternalError",
     "Hit",
+    "OracleRanker",
     "Pool",
     "QueryParts",
     "Ranker",

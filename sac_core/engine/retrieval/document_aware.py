@@ -28,7 +28,7 @@ from ..indexes import rrf
 from .documents import DocumentScorer
 from .entities import EntityIndex
 from .expansion import LLMRewriter, prf_vector
-from .gate import gate_open
+from .gate import gate_open, in_doubt
 from .pool import Pool
 from .query import QueryParts, split_query
 from .ranker import ChunkIndex, Hit, Ranker
@@ -123,6 +123,19 @@ class DocumentAwareRetriever(Ranker):
             return [True] * len(queries)
         vectors = self.embedder.encode([p.document for p in parts], progress=False)
         return [self._document_scores(p, v) is not None for p, v in zip(parts, vectors)]
+
+    def document_doubt(self, query: str) -> tuple[str, str] | None:
+        """The best two documents by the query's document scores when they are about equal
+        (:func:`.gate.in_doubt`) and the gate lets the scores act; else None."""
+        s, docs = self.signals, self.parts.documents
+        if docs is None or not s.scores_documents:
+            return None
+        part = split_query(query) if s.split_query else QueryParts(query, query)
+        if s.doc_gate == "split" and not part.split:
+            return None  # the gate is closed: no document score acts, nothing to doubt
+        scores = self._document_scores(part, self.embedder.encode([part.document], progress=False)[0])
+        pair = in_doubt(scores) if scores is not None else None
+        return (docs.paths[pair[0]], docs.paths[pair[1]]) if pair else None
 
     @property
     def _only_document_signals(self) -> bool:

@@ -26,6 +26,7 @@ import numpy as np
 from ..entities import extract_entities
 from ..indexes import BM25Index
 from ..indexes.bm25 import tokenize
+from .profiles import ProfileMatcher
 
 RARE_SHARE = 0.1  # a query word held by at most this share of the documents' texts can pick out one by its name
 PREFIX_CHARS = 4  # a rare word this long also matches a name word it begins ("hpil" in "HPILHOLDING")
@@ -121,7 +122,9 @@ class NameMatcher:
 
 class DocumentScorer:
     """Scores every document for a query: cosine to its representation + ``bm25_weight`` × normalised
-    BM25 over its text + ``names_weight`` × the share of the query's rare words its file name holds."""
+    BM25 over its text + ``names_weight`` × the share of the query's rare words its file name holds
+    + ``profile_weight`` × the share of the reference's distinctive words its self-description
+    holds (:class:`~.profiles.ProfileMatcher`)."""
 
     def __init__(
         self,
@@ -130,17 +133,22 @@ class DocumentScorer:
         texts: Sequence[str] | None = None,
         bm25_weight: float = 0.0,
         names_weight: float = 0.0,
+        *,
+        profile_weight: float = 0.0,
+        summaries: Sequence[str] | None = None,
     ) -> None:
         """``vectors[i]``: unit vector of document ``paths[i]``'s representation; ``texts``: the
-        documents' full texts for the BM25 term (needed when ``bm25_weight > 0``)."""
+        documents' full texts for the BM25, file-name and profile terms (needed when one weighs);
+        ``summaries``: what the profiles read besides the texts (optional)."""
         self.paths = tuple(paths)
         self.vectors = np.asarray(vectors, dtype=np.float32)
-        self.bm25_weight, self.names_weight = bm25_weight, names_weight
+        self.bm25_weight, self.names_weight, self.profile_weight = bm25_weight, names_weight, profile_weight
         wanted = bm25_weight > 0 or names_weight > 0  # the file-name term reads the texts' word counts
+        if (wanted or profile_weight > 0) and texts is None:
+            raise ValueError("a BM25, file-name or profile document term needs the documents' texts")
         self.bm25 = BM25Index(list(texts)) if wanted and texts is not None else None
-        if wanted and self.bm25 is None:
-            raise ValueError("a BM25 or file-name document term needs the documents' texts")
         self.names = NameMatcher(self.paths, self.bm25) if names_weight > 0 and self.bm25 is not None else None
+        self.profiles = ProfileMatcher(list(texts), summaries) if profile_weight > 0 and texts is not None else None
 
     def scores(self, query: str, vector: np.ndarray) -> np.ndarray:
         """One score per document, in ``paths`` order."""
@@ -149,6 +157,8 @@ class DocumentScorer:
             out = out + _normalised(self.bm25.scores(query), self.bm25_weight)
         if self.names is not None:
             out = out + np.float32(self.names_weight) * self.names.scores(query)
+        if self.profiles is not None:
+            out = out + np.float32(self.profile_weight) * self.profiles.scores(query)
         return out
 
 

@@ -36,3 +36,17 @@ def gate_open(gate: str, split: bool, doc_scores: np.ndarray, margin: float) -> 
     if gate == "evidence":
         return split or peak_margin(doc_scores) >= margin
     raise ValueError(f"unknown document gate {gate!r}")
+
+
+# Two documents are "about equally likely" for a query when their document scores (cosine to the
+# summary + the keyword, file-name and profile terms) lie closer than this: a doubt then says which two.
+DOUBT_MARGIN = 0.02
+
+
+def in_doubt(doc_scores: np.ndarray, margin: float = DOUBT_MARGIN) -> tuple[int, int] | None:
+    """The best two documents (indices, best first; ties in index order) when the best leads the
+    second by less than ``margin``; None with fewer than two documents or a clear lead."""
+    if doc_scores.size < 2:
+        return None
+    first, second = (int(i) for i in np.argsort(-np.asarray(doc_scores, dtype=np.float64), kind="stable")[:2])
+    return (first, second) if doc_scores[first] - doc_scores[second] < margin else None

@@ -7,7 +7,7 @@ span it returns.
 
 :class:`Ranker` requires one member, :meth:`~Ranker.search`. Everything else a caller may want to
 know (the pool of chunks, the query model, chunk vectors, the plain chunk index underneath, whether
-a query named its document, the sentences a passage method read, the chunk a hit was cut from) is
+a query named its document, which two documents it could equally mean, the sentences a passage method read, the chunk a hit was cut from) is
 an **optional capability** declared here with its default: a ranker subclasses :class:`Ranker` and
 overrides what it can do. Callers ask these members; they never probe a ranker's class or attributes.
 """
@@ -68,6 +68,12 @@ class Ranker(Protocol):
         """Per query: did it say which document it means (a document-aware gate was open)? Passage
         methods work inside the top document only then. Default: no evidence."""
         return [False] * len(queries)
+
+    def document_doubt(self, query: str) -> tuple[str, str] | None:
+        """The two documents ``query`` could equally mean (best first) when its document scores act
+        and the best two are about equal (:func:`.gate.in_doubt`); None when it is clear, names no
+        document, or the ranker scores no documents (the default)."""
+        return None
 
     def sentences_read(self) -> int:
         """Distinct sentence vectors the passage methods of this ranker's chain asked for (their

@@ -88,6 +88,9 @@ class Refining(Ranker):
     def document_evidence(self, queries: Sequence[str]) -> list[bool]:
         return self.routing.evidence(queries)
 
+    def document_doubt(self, query: str) -> tuple[str, str] | None:
+        return self.inner.document_doubt(query)
+
     def sentences_read(self) -> int:
         return (self.sentences.read if self.sentences is not None else 0) + self.inner.sentences_read()
 

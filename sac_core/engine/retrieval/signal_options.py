@@ -7,6 +7,8 @@ Each option is read by one module of this package, whose docstring cites where t
 - :mod:`.documents`: a **document prior** (``doc_weight`` × the query's score against a
   representation of the chunk's document) and **routing** (the top ``route_docs`` documents'
   chunks first); the two-level retrieval of the SAC paper's outlook and Rainbow RAG.
+- :mod:`.profiles`: the reference's type, parties and dates matched against what each document
+  says about itself (title, preamble, signature blocks, summary), a term of the document score.
 - :mod:`.gate`: whether a query gives evidence about its document at all (``doc_gate``); without
   it, the prior and routing stay off and the query is ranked plainly.
 - :mod:`.entities`: a ranking by the **legal entities** the query names, fused with the others by
@@ -43,6 +45,9 @@ class Signals:
     doc_names: float = (
         0.0  # plus doc_names × max-normalised BM25 of the query over the document's file name (reads names)
     )
+    doc_profile: float = (
+        0.0  # plus doc_profile × the share of the reference's words the document's self-description holds
+    )
     doc_gate: str = "always"  # see DOC_GATES: on queries without evidence about the document, plain ranking
     gate_margin: float = 0.1  # "evidence": the top document's score leads the second's by at least this
     route_docs: int = 0  # > 0: the chunks of the top route_docs documents (by the document score) first
@@ -60,8 +65,8 @@ class Signals:
     def __post_init__(self) -> None:
         checks = [
             (
-                min(self.doc_weight, self.doc_bm25, self.doc_names) >= 0,
-                "doc_weight, doc_bm25 and doc_names must be >= 0",
+                min(self.doc_weight, self.doc_bm25, self.doc_names, self.doc_profile) >= 0,
+                "doc_weight, doc_bm25, doc_names and doc_profile must be >= 0",
             ),
             (0 <= self.entity_weight < 1, "entity_weight must be in [0, 1)"),
             (self.doc_repr in DOC_REPRS, f"doc_repr must be one of {DOC_REPRS}"),
@@ -111,6 +116,8 @@ class Signals:
                 parts.append(f"bm25×{self.doc_bm25:g}")
             if self.doc_names:
                 parts.append(f"names×{self.doc_names:g}")
+            if self.doc_profile:
+                parts.append(f"profile×{self.doc_profile:g}")
             if self.doc_gate != "always":
                 margin = f"≥{self.gate_margin:g}" if self.doc_gate == "evidence" else ""
                 parts.append(f"gate:{self.doc_gate}{margin}")

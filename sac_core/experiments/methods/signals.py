@@ -7,7 +7,7 @@ Each signal is a stage with its own small ``Options`` (``split.on``, ``prior.wei
 them applies (every signal stage orders 10.x, before the passage stages). What the signals read
 beyond the chunk index is built here: the document score (a summary at ``prior.chars``
 characters — the run's provider and prompt —, a title or the file name, embedded by the run's
-model; plus ``doc_bm25`` and ``doc_names``), entities, sections (``lead`` text offline, or an
+model; plus ``doc_bm25``, ``doc_names`` and ``doc_profile``), entities, sections (``lead`` text offline, or an
 OpenAI-compatible model's summaries, cached like document summaries), LLM rewrites (the summary
 settings' model and base URL) and a second embedding model.
 
@@ -154,7 +154,11 @@ def document_scorer(config: RunConfig, ctx: OpenContext, signals: Signals) -> Do
     summaries = ctx.summaries(document_summary_config(config)) if signals.doc_repr == "summary" else None
     embedder = ctx.embedders.get(config.model, config.backend)
     vectors = embedder.encode(representations(texts, signals.doc_repr, summaries), progress=False)
-    return DocumentScorer(paths, vectors, [texts[p] for p in paths], signals.doc_bm25, signals.doc_names)
+    described = [summaries.get(p, "") for p in paths] if summaries is not None else None
+    return DocumentScorer(
+        paths, vectors, [texts[p] for p in paths], signals.doc_bm25, signals.doc_names,
+        profile_weight=signals.doc_profile, summaries=described,
+    )  # fmt: skip
 
 
 class Split(Signal):
@@ -225,6 +229,18 @@ class DocNames(Signal):
 
     def label(self, config: RunConfig) -> str:
         return f"+names×{self.options(config).weight:g}"
+
+
+class DocProfile(Signal):
+    name = "doc_profile"
+    title = "Document score: what the document says about itself"
+    order = 10.35
+    switch = "weight"
+    Options = WeightOptions
+    FIELDS = (("weight", "doc_profile"),)
+
+    def label(self, config: RunConfig) -> str:
+        return f"+profile×{self.options(config).weight:g}"
 
 
 class Gate(Signal):
@@ -348,6 +364,7 @@ SIGNALS: tuple[Signal, ...] = (
     PRIOR,
     DOC_BM25,
     DOC_NAMES,
+    DocProfile(),
     GATE,
     ROUTE,
     Sections(),

@@ -95,6 +95,12 @@ RECOMMENDED_EXEMPLARS = {
     "within_doc.exemplar_paraphrases": True,
     "within_doc.exemplar_protocol": "full",
 }
+# Routing from the document's own text (issue 44), the candidate for the recommended method: chosen on
+# lbr-mini (sweeps/profile-lbr-mini.toml: file names unread, DRM 6.23 → 4.50, weights 0.5 to 2 alike;
+# read, unchanged at the floor). Not in the presets yet: the README's headline and the docs' recommended
+# rows are cells of the presets as they are; adding it means recomputing those sweeps with it first.
+# Offered beside them as "recommended-profile".
+RECOMMENDED_PROFILE = {"doc_profile.weight": 1.0}
 
 
 class WithinDocument(Stage[RunConfig]):
@@ -160,6 +166,10 @@ class WithinDocument(Stage[RunConfig]):
                 default=True,
             ),
             "recommended-text": Preset("Recommended, file names unread", text_only),
+            "recommended-profile": Preset(
+                "Recommended + routing from the documents' own text",
+                text_only.with_(options={**dict(text_only.options), **DOCUMENT_AWARE_NAMES, **RECOMMENDED_PROFILE}),
+            ),
         }
 
 
