@@ -29,7 +29,7 @@ methods = st.multiselect(
 )  # fmt: skip
 if len(methods) < compare.MIN_COLUMNS:
     st.warning(f"Pick at least {compare.MIN_COLUMNS} methods; showing the default columns meanwhile.")
-    methods = list(compare.default_methods(base))
+    methods = list(compare.default_methods(base, bench))
 st.session_state["cmp_columns"] = list(methods)  # Review offers them first (a widget's key dies with a page switch)
 columns = compare.compare_columns(base, methods)
 resources.start_demo_cells(s, columns)  # the committed per-query tables are read while the indexes open
@@ -77,8 +77,10 @@ for col, r in zip(st.columns(len(results)), results):
                     delta,
                     delta_color="off" if flat else "inverse" if metric == "drm" else "normal",
                     delta_arrow="off" if flat else "auto",
-                    help=measures.format(k=k)
-                    + ("" if delta is None else " Below: the change against the baseline, in points."),
+                    help=views.md(
+                        measures.format(k=k)
+                        + ("" if delta is None else " Below: the change against the baseline, in points.")
+                    ),
                     width="content",
                 )
         if doubt := answers.doubt_sentence(r.doubt):  # two documents about equally likely: say which

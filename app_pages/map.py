@@ -17,7 +17,7 @@ st.caption(
     "the question, ◯ its gold chunks, ◆ the top-k (red: from a wrong document)."
 )
 resources.require_datasets(s)
-ws, _pending = resources.workspace(s, compare.compare_columns(s.base_config()))
+ws, _pending = resources.workspace(s, compare.compare_columns(s.base_config(), bench=resources.benchmark(s)))
 if ws is None:
     st.stop()
 query, asked, k = widgets.pick_query(ws, resources.demo_cells(s, ws))

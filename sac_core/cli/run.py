@@ -127,12 +127,12 @@ def index_command(**params: Any) -> int:
     indexes and what their stages read), or one method's, so they load in seconds."""
     data_dir, cache_dir = data_dir_of(params), cache_dir_of(params)
     base = run_config(params, data_dir)
-    if params["method"]:
-        configs = [(params["method"], base)]
-    else:  # exactly what the Compare page opens for these settings
-        configs = [(col.name, col.config) for col in catalogue_columns(base)]
     start = time.perf_counter()
     bench = load_benchmark(data_dir, base.datasets, base.protocol, base.seed)
+    if params["method"]:
+        configs = [(params["method"], base)]
+    else:  # exactly what the Compare page opens for these settings (and this data)
+        configs = [(col.name, col.config) for col in catalogue_columns(base, questions=bool(bench.queries))]
     say(f"{base.protocol}: {len(bench.documents)} documents; {len(configs)} index(es)")
     embedders = Embedders(cache_dir)
     ctx = OpenContext(bench, data_dir, cache_dir, embedders, progress=not params["quiet"], save=True, notes=say)

@@ -65,18 +65,22 @@ def parse_methods(raw: str | None, base: RunConfig, bench: Benchmark | None = No
     five; fewer than two known keys → the default columns."""
     known = catalogue(base, bench)
     keys = tuple(dict.fromkeys(k.strip() for k in (raw or "").split(",") if k.strip() in known))[:MAX_COLUMNS]
-    return keys if len(keys) >= MIN_COLUMNS else default_methods(base)
+    return keys if len(keys) >= MIN_COLUMNS else default_methods(base, bench)
 
 
-def default_methods(base: RunConfig) -> tuple[str, ...]:
-    return default_keys(base)
+def default_methods(base: RunConfig, bench: Benchmark | None = None) -> tuple[str, ...]:
+    """The default columns; for a ``bench`` without questions (an ingested corpus), none that learns
+    from labelled questions (:attr:`Preset.needs_questions`)."""
+    return default_keys(base, questions=bench is None or bool(bench.queries))
 
 
-def compare_columns(base: RunConfig, methods: Sequence[str] | None = None) -> tuple[Column, ...]:
+def compare_columns(
+    base: RunConfig, methods: Sequence[str] | None = None, bench: Benchmark | None = None
+) -> tuple[Column, ...]:
     """The columns shown side by side: ``methods`` (keys of :func:`method_choices`, by default the
     catalogue's default columns: baseline, SAC generic, recommended; one SAC column with the
     extractive provider, which ignores the prompt)."""
-    return catalogue_columns(base, methods)
+    return catalogue_columns(base, methods, questions=bench is None or bool(bench.queries))
 
 
 def pending_cost(bench: Benchmark, columns: Sequence[Column], data_dir: Path, cache_dir: Path) -> CostEstimate:

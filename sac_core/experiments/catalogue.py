@@ -51,13 +51,17 @@ def preset_config(base: RunConfig, key: str) -> RunConfig:
     return entries[key].config
 
 
-def default_keys(base: RunConfig) -> tuple[str, ...]:
-    """The catalogue keys of the default comparison (baseline, SAC generic, recommended when offered)."""
-    return tuple(key for key, preset in catalogue(base).items() if preset.default)
+def default_keys(base: RunConfig, *, questions: bool = True) -> tuple[str, ...]:
+    """The catalogue keys of the default comparison (baseline, SAC generic, recommended when offered);
+    ``questions`` False (the data has no labelled questions): none that learns from them."""
+    entries = catalogue(base).items()
+    return tuple(key for key, preset in entries if preset.default and (questions or not preset.needs_questions))
 
 
-def catalogue_columns(base: RunConfig, keys: Sequence[str] | None = None) -> tuple[Column, ...]:
+def catalogue_columns(
+    base: RunConfig, keys: Sequence[str] | None = None, *, questions: bool = True
+) -> tuple[Column, ...]:
     """Columns for catalogue ``keys`` (unknown keys dropped), by default :func:`default_keys`."""
     entries = catalogue(base)
-    chosen = default_keys(base) if keys is None else keys
+    chosen = default_keys(base, questions=questions) if keys is None else keys
     return tuple(Column(entries[k].title, entries[k].config) for k in chosen if k in entries)

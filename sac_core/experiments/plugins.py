@@ -143,11 +143,13 @@ class Opened:
 @dataclass(frozen=True)
 class Preset(Generic[C]):
     """A named setting of a method, as the Compare catalogue offers it; ``default``: a column of the
-    default Compare page."""
+    default Compare page; ``needs_questions``: it learns from the data folder's labelled questions
+    (clause exemplars), so it is no default column of a folder without any (an ingested corpus)."""
 
     title: str
     config: C
     default: bool = False
+    needs_questions: bool = False
 
 
 @dataclass(frozen=True)

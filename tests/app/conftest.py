@@ -19,7 +19,7 @@ def save_compare_indexes(data: Path, cache: Path, provider: str = "file", protoc
     settings = state.Settings(state.resolve_data_source(str(data), cache), cache, protocol,
                               available_datasets(data), provider, 150)  # fmt: skip
     bench = load_benchmark(data, settings.datasets, protocol)
-    Workspace.open(bench, compare.compare_columns(settings.base_config()), data, cache, save=True)
+    Workspace.open(bench, compare.compare_columns(settings.base_config(), bench=bench), data, cache, save=True)
 
 
 @pytest.fixture(scope="session")

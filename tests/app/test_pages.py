@@ -572,7 +572,7 @@ def _shown_text(at: AppTest) -> str:
                    *at.main.text_area):  # fmt: skip
         parts.append(str(widget.label))
         parts.extend(str(o) for o in getattr(widget, "options", []) or [])
-    return "\n".join(parts)
+    return re.sub(r"<style>.*?</style>", "", "\n".join(parts), flags=re.S)  # the style sheet is never shown
 
 
 def _finish(url: str, session: str, reviewer: str) -> None:
@@ -925,7 +925,8 @@ def test_tune_evaluates_at_once_a_setting_whose_indexes_compare_built(env, monke
     assert not any("not computed yet" in w.value for w in at.warning)
     assert any("its indexes are built" in _unmd(i.value) for i in at.info)
     assert not [b for b in at.button if b.label == "Build this setting in the background"]  # nothing to ask for
-    assert sorted(s["state"] for s in _wait_for_builds(cache)) == ["done", "done"]
+    states = [s["state"] for s in _wait_for_builds(cache)]  # one evaluation per method Tune shows (and prepared stages)
+    assert len(states) >= 2 and set(states) == {"done"}
     at.run()
     assert not at.exception and "At k = 8" in [s.value for s in at.subheader]
     assert any("computed here" in c.value for c in at.caption)

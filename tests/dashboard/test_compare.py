@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from sac_core.dashboard import compare
 from sac_core.dashboard import compare as state
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
@@ -71,3 +73,14 @@ def test_the_user_picks_two_to_five_methods_and_the_url_keeps_them():
     sac = state.index_job(state.compare_columns(base, ["sac-expert"])[0], Path("d"), Path("c"))
     assert sac.label == "SAC expert"  # a name a reader knows, never the variant id (sac-file-expert-150)
     assert job.key.startswith(plain.key + "-") and job.key != plain.key  # … and what the signals precompute
+
+
+def test_a_folder_without_questions_has_no_default_column_that_learns_from_them():
+    """An ingested corpus has no labelled questions: Recommended (clause exemplars learned from them)
+    is no default column there, so Compare, Map and `sac index` open what the data allows."""
+    base = RunConfig()
+    assert "recommended" in compare.default_methods(base)
+    empty = SimpleNamespace(queries=[])
+    assert compare.default_methods(base, empty) == ("baseline", "sac-generic")  # type: ignore[arg-type]
+    names = [c.name for c in compare.compare_columns(base, bench=empty)]  # type: ignore[arg-type]
+    assert names[0] == "Baseline" and names[1].startswith("SAC") and len(names) == 2

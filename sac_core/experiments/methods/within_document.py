@@ -159,13 +159,16 @@ class WithinDocument(Stage[RunConfig]):
         text_only = aware.with_(options={**dict(aware.options), **RECOMMENDED_EXEMPLARS})
         return {
             "doc-aware-within": Preset("Document-aware, within-document ranking", aware),
-            "doc-aware-exemplars": Preset("Document-aware, within-document ranking + clause exemplars", exemplars),
+            "doc-aware-exemplars": Preset(
+                "Document-aware, within-document ranking + clause exemplars", exemplars, needs_questions=True
+            ),
             "recommended": Preset(  # a default Compare column: the method that fixes DRM (issue 45)
                 "Recommended: document-aware (file names too) + clause exemplars by question family",
                 text_only.with_(options={**dict(text_only.options), **DOCUMENT_AWARE_NAMES}),
                 default=True,
+                needs_questions=True,
             ),
-            "recommended-text": Preset("Recommended, file names unread", text_only),
+            "recommended-text": Preset("Recommended, file names unread", text_only, needs_questions=True),
             "recommended-profile": Preset(
                 "Recommended + routing from the documents' own text",
                 text_only.with_(options={**dict(text_only.options), **DOCUMENT_AWARE_NAMES, **RECOMMENDED_PROFILE}),
