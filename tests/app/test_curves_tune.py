@@ -173,7 +173,9 @@ def test_open_in_compare_asks_first_says_the_total_and_offers_the_smaller_protoc
     assert any(t.value.startswith("Curves") for t in at.title)  # still here: nothing switched, nothing built
     (asked,) = [_unmd(w.value) for w in at.warning if "Opening" in w.value]
     assert f"Opening {query} on Compare switches the sidebar's protocol from full to lbr-mini" in asked
-    assert re.search(r"builds \d index(es)? first \(for Baseline, SAC generic, SAC expert\): about [\d,]+ texts", asked)
+    assert re.search(
+        r"builds \d index(es)? first \(for Baseline, SAC generic, Recommended.*?\): about [\d,]+ texts", asked
+    )
     assert re.search(r"about \d+ (s|min) in all", asked)
     labels = {b.key: b.label for b in at.button}
     assert labels["curves_open_build"].startswith("Build and open on lbr-mini (about ")

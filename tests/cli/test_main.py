@@ -112,7 +112,7 @@ def test_index_builds_every_default_column_recommended_included(demo_dir, embed_
     bench = load_benchmark(demo_dir, base.datasets, "full")
     for column in catalogue_columns(base):  # as the dashboard opens them: never building (NotBuilt otherwise)
         embedder = Embedder(column.config.model, cache, backend=column.config.backend)
-        ranker, _ = open_column(bench, column, demo_dir, cache, embedder)
+        ranker, _ = open_column(bench, column.config, demo_dir, cache, embedder)
         assert ranker.search(bench.queries[0].text, 4), column.name
 
 
