@@ -131,14 +131,10 @@ _NEVER = object()  # no widget drawn yet
 
 
 def _key(base: str, stored: object) -> str:
-    """The key of the widget that shows ``stored`` under ``base`` (a label, a note, a preference).
-
-    The server never changes a widget the browser holds (a value pushed into it would reach the browser
-    after an edit made there meanwhile, and the next event would send the old value back as if the
-    reviewer had typed it: issue 41). A widget keeps its key while what is stored is what it shows, the
-    value it was drawn with or the one the reviewer gave it; when the stored value changed elsewhere (a
-    key press, the chunk's copy in another column, another tab) a new widget, with a new key, is drawn
-    with it. So a widget's value changes only when the reviewer changes it, and its callback writes it."""
+    """The key of the widget that shows ``stored`` under ``base`` (a label, a note, a preference). The
+    server never pushes a value into a widget the browser holds (it could arrive after an edit there and
+    be sent back as typed: issue 41): a widget keeps its key while what is stored is what it shows; a
+    value changed elsewhere (a key press, the chunk's copy in another column) gets a new widget and key."""
     shown: dict[str, tuple[int, object]] = st.session_state.setdefault(SHOWN, {})
     generation, value = shown.get(base, (0, _NEVER))
     if value != stored:
@@ -147,25 +143,30 @@ def _key(base: str, stored: object) -> str:
     return f"{base}::{generation}"
 
 
-def _given(key: str) -> object:
-    """The value the reviewer gave widget ``key`` (from its callback), recorded as the one it shows."""
+def _given(key: str) -> tuple[bool, object]:
+    """(store it?, the value given widget ``key``): only from the current widget of its base key, when
+    changed (a replaced widget can still send its drawn value after an interrupted run: issue 41)."""
     value = st.session_state.get(key)
     base, generation = key.rsplit("::", 1)
     shown: dict[str, tuple[int, object]] = st.session_state.setdefault(SHOWN, {})
-    if shown.get(base, (0, _NEVER))[0] == int(generation):  # not replaced by a newer widget meanwhile
-        shown[base] = (int(generation), value)
-    return value
+    current, before = shown.get(base, (0, _NEVER))
+    if current != int(generation) or value == before:
+        return False, value
+    shown[base] = (current, value)
+    return True, value
 
 
 def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool, key: str) -> None:
     """A label given in one column (one row: the note stays as it is); every column of the chunk
     shows it from the next run on."""
-    rv.set_label(db, chunk_id, reviewer, _given(key), gold_shown=gold_shown)  # type: ignore[arg-type]
+    if (given := _given(key))[0]:
+        rv.set_label(db, chunk_id, reviewer, given[1], gold_shown=gold_shown)  # type: ignore[arg-type]
 
 
 def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str) -> None:
     """A note edited in one column, labelled or not."""
-    rv.set_note(db, chunk_id, reviewer, str(_given(key) or ""))
+    if (given := _given(key))[0]:
+        rv.set_note(db, chunk_id, reviewer, str(given[1] or ""))
 
 
 def _press(db: rv.ReviewDB, session_id: int, position: int, reviewer: str, label: str, gold_shown: bool) -> None:
@@ -190,11 +191,13 @@ def _column_answers(
 
 
 def _save_answer_label(db: rv.ReviewDB, answer_id: int, reviewer: str, gold_shown: bool, key: str) -> None:
-    rv.set_answer_label(db, answer_id, reviewer, _given(key), gold_shown=gold_shown)  # type: ignore[arg-type]
+    if (given := _given(key))[0]:
+        rv.set_answer_label(db, answer_id, reviewer, given[1], gold_shown=gold_shown)  # type: ignore[arg-type]
 
 
 def _save_answer_note(db: rv.ReviewDB, answer_id: int, reviewer: str, key: str) -> None:
-    rv.set_answer_note(db, answer_id, reviewer, str(_given(key) or ""))  # keeps the label
+    if (given := _given(key))[0]:
+        rv.set_answer_note(db, answer_id, reviewer, str(given[1] or ""))  # keeps the label
 
 
 def _answer_box(
