@@ -172,6 +172,7 @@ class WithinDocument(Stage[RunConfig]):
             "recommended-profile": Preset(
                 "Recommended + routing from the documents' own text",
                 text_only.with_(options={**dict(text_only.options), **DOCUMENT_AWARE_NAMES, **RECOMMENDED_PROFILE}),
+                needs_questions=True,
             ),
         }
 
