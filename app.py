@@ -47,7 +47,6 @@ def main() -> None:
         page.run()
 
 
-# Not on import: a background build's worker process (multiprocessing "spawn") imports this file as
-# "__mp_main__" and must not draw the dashboard there (issue 27: thousands of log lines).
+# Not on import: nothing should draw the dashboard outside Streamlit's run (issue 27: thousands of log lines).
 if __name__ == "__main__":
     main()

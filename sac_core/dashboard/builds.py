@@ -10,15 +10,19 @@ same caches as ``sac index`` (embeddings, saved indexes, sweep cells). So a work
 or is killed loses at most its last batch, and asking again resumes from the caches.
 
 Nothing here imports Streamlit: the pages draw :class:`BuildStatus` and call ``cancel``. A
-worker runs no Streamlit code either (``app.py`` draws nothing when imported as ``__mp_main__``),
-and reports a failure in its status file rather than as a traceback on the server's log.
+worker is a fresh ``python`` that imports this module only (not multiprocessing's "spawn": it
+imports the parent's ``__main__``, which under Streamlit is ``app.py`` and its pages), gets its
+job on stdin (so an API key is never on a command line), and reports a failure in its status file
+rather than as a traceback on the server's log.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
-import multiprocessing
 import os
+import pickle
+import subprocess
 import sys
 import threading
 import time
@@ -217,6 +221,19 @@ def _work(job: BuildJob, status_path: Path, api_key: str | None) -> None:
         sys.exit(1)
 
 
+_WORKER = "import pickle, sys; from sac_core.dashboard import builds; builds._work(*pickle.load(sys.stdin.buffer))"
+
+
+def _start_worker(job: BuildJob, status_path: Path, api_key: str | None) -> subprocess.Popen:
+    """A fresh interpreter running :func:`_work`, on the server's import path (as "spawn" would)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    process = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, env=env)
+    assert process.stdin is not None
+    with process.stdin:
+        pickle.dump((job, status_path, api_key), process.stdin)
+    return process
+
+
 def write_status(path: Path, status: BuildStatus) -> None:
     """Atomically: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -241,7 +258,7 @@ class _Entry:
     job: BuildJob
     path: Path
     api_key: str | None = field(repr=False, default=None)  # in memory only, handed to the worker
-    process: Any = None  # multiprocessing.Process once started
+    process: subprocess.Popen | None = None  # the worker, once started
     final: BuildStatus | None = None  # set when the process ended or was cancelled
 
 
@@ -253,10 +270,16 @@ class BuildManager:
         self.parallel = parallel
         self._entries: dict[str, _Entry] = {}
         self._lock = threading.Lock()
-        self._context = multiprocessing.get_context("spawn")  # a clean process: no threads forked
         self._poll = poll
         self._supervisor = threading.Thread(target=self._supervise, name="sac-builds", daemon=True)
         self._supervisor.start()
+        atexit.register(self._stop_all)  # a worker does not outlive its server
+
+    def _stop_all(self) -> None:
+        with self._lock:
+            for entry in self._entries.values():
+                if entry.process is not None and entry.process.poll() is None:
+                    entry.process.terminate()
 
     def request(self, job: BuildJob, api_key: str | None = None) -> BuildStatus:
         """Start ``job``, or join the build of the same key when one is queued or running (a build
@@ -285,9 +308,12 @@ class BuildManager:
             entry = self._entries.get(key)
             if entry is None or entry.final is not None:
                 return
-            if entry.process is not None and entry.process.is_alive():
+            if entry.process is not None and entry.process.poll() is None:
                 entry.process.terminate()
-                entry.process.join(10)
+                try:
+                    entry.process.wait(10)
+                except subprocess.TimeoutExpired:
+                    entry.process.kill()
             entry.final = BuildStatus(entry.job.key, entry.job.label, "cancelled", updated=time.time())
             write_status(entry.path, entry.final)
             self._start_queued()
@@ -308,22 +334,18 @@ class BuildManager:
             if len(running) >= self.parallel:
                 return
             if entry.process is None and entry.final is None:
-                entry.process = self._context.Process(
-                    target=_work, args=(entry.job, entry.path, entry.api_key), daemon=True, name=entry.job.key
-                )
-                entry.process.start()
+                entry.process = _start_worker(entry.job, entry.path, entry.api_key)
                 running.append(entry)
 
     def _reap(self) -> None:
         for entry in self._entries.values():
-            if entry.final is not None or entry.process is None or entry.process.is_alive():
+            if entry.final is not None or entry.process is None or entry.process.poll() is None:
                 continue
-            entry.process.join()
             status = read_status(entry.path)
             if status is not None and status.state in ("done", "failed"):
                 entry.final = status
             else:  # killed or crashed before it could say so
-                code = entry.process.exitcode
+                code = entry.process.returncode
                 entry.final = BuildStatus(
                     entry.job.key, entry.job.label, "failed", error=f"the worker stopped (exit code {code})",
                     updated=time.time(),

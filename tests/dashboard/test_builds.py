@@ -158,3 +158,20 @@ def test_a_job_names_the_modules_of_its_plugins_and_one_that_cannot_be_imported_
     status = read_status(path)
     assert status is not None and status.state == "failed" and status.key == job.key
     assert status.error.startswith("plug-in module 'no_such_plugin' (the build's method or stage) cannot be imported")
+
+
+def test_a_worker_started_from_a_page_does_not_run_the_app(
+    manager: BuildManager, tmp_path: Path, monkeypatch, capfd
+) -> None:
+    """Started from a page's run, where Streamlit's ``__main__`` is app.py, the worker must not import
+    it: its pages decorate cached functions, each logging "No runtime found" on the server's log."""
+    import sys
+    import types
+
+    app = types.ModuleType("__main__")
+    app.__file__ = str(Path(__file__).resolve().parents[2] / "app.py")
+    monkeypatch.setitem(sys.modules, "__main__", app)
+    job = BuildJob("index", tmp_path / "no-data", tmp_path / "cache", CONFIG, "nothing to build")
+    status = _wait(manager, manager.request(job).key, lambda s: s.state == "failed", timeout=120)
+    assert "no-data" in (status.error or "")  # it ran, and said why it stopped
+    assert "No runtime found" not in capfd.readouterr().err
