@@ -160,6 +160,7 @@ def test_a_job_names_the_modules_of_its_plugins_and_one_that_cannot_be_imported_
     assert status.error.startswith("plug-in module 'no_such_plugin' (the build's method or stage) cannot be imported")
 
 
+@pytest.mark.slow  # a build worker process
 def test_a_worker_started_from_a_page_does_not_run_the_app(
     manager: BuildManager, tmp_path: Path, monkeypatch, capfd
 ) -> None:
