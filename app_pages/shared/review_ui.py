@@ -377,7 +377,7 @@ def _in_words(methods: list[str], labels: pd.DataFrame, answered: pd.DataFrame, 
     st.subheader("Your notes" if you else "The reviewers' notes")
     found = rv.notes(labels, answered)
     if found:
-        st.table(rv.notes_table(found, team=not you))
+        st.table(rv.notes_table(found, team=not you).map(views.md))  # st.table reads each cell as Markdown
     else:
         st.caption("No note was written.")
 

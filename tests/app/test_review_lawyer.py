@@ -10,11 +10,13 @@ import re
 import time
 from pathlib import Path
 
+from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
 from sac_core.dashboard import compare, state
 from sac_core.dashboard import review as rv
 from sac_core.dashboard.answers import sources
+from sac_core.dashboard.text import WORD_JOINER
 from sac_core.engine.data import available_datasets, load_benchmark
 from sac_core.experiments import Workspace
 
@@ -158,6 +160,7 @@ def test_point_7_a_lawyer_finishes_and_reads_the_results_in_words_with_the_notes
         assert f"{method}: You labelled" in words and "You preferred its column on" in words
     assert "with 95 % confidence between" in words and "± half" not in words and "0.0 %" not in words
     (notes,) = [t.value for t in at.main.table]
+    notes = notes.map(_unmd)  # each cell escaped for st.table, which reads Markdown
     assert "note 0.0" in set(notes["note"]) and "answers the question" in set(notes["note"])
     assert any(on.startswith("a chunk of ") and "(#" in on for on in notes["on"])
     assert "right document, wrong passage" in set(notes["label"])
@@ -178,3 +181,40 @@ def test_point_5_the_columns_chosen_on_compare_are_offered_first(env, tmp_path, 
     at.switch_page("app_pages/review.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.multiselect(key="rv_new_methods").value == ["baseline", "recommended"]
+
+
+MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])  # what st.table reads in each cell
+HOSTILE = "3. see **clause 7** of [the other NDA](https://evil.example/x)"
+
+
+def _as_shown(cell: str) -> tuple[set[str], str]:
+    """(the tags, the text a reader sees) of a table cell rendered as Markdown, as st.table renders it."""
+    rendered = MARKDOWN.render(cell)
+    text = html.unescape(re.sub(r"<[^>]+>", "", rendered)).replace(WORD_JOINER, "").strip()
+    return set(re.findall(r"<([a-z0-9]+)", rendered)), text
+
+
+def test_point_7_the_notes_read_as_typed_not_as_markdown(env, tmp_path, monkeypatch) -> None:
+    """st.table renders each cell as Markdown: every "N. question" of the notes became a numbered list
+    (at 1280 px "10." lost its first digit, the number itself was no text), and a reviewer's note with
+    [a link](…) became a link, **…** bold (issue 45 lawyer's session on real data)."""
+    url = f"sqlite:///{tmp_path / 'review.sqlite'}"
+    monkeypatch.setenv("SAC_REVIEW_DB", url)
+    sid, _, links = _session(env, url, 2)
+    at = _page(access=links["lena"])  # answers written as a reviewer opens each query
+    next(b for b in at.button if b.key == "rv_skip").click().run()
+    _finish_but_one_preference(url, sid, "lena")
+    db = rv.ReviewDB(url)
+    rv.set_note(db, rv.item_view(db, sid, 0, "lena").chunks[0].chunk_id, "lena", HOSTILE)
+    last = rv.item_view(db, sid, 1, "lena")
+    rv.set_preference(db, last.item_id, "lena", rv.method_of(db, last.item_id, "A"))
+    at = _page(access=links["lena"])
+    next(b for b in at.button if b.key == "rv_to_results").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    (table,) = at.main.table
+    shown = {column: [_as_shown(str(cell)) for cell in table.value[column]] for column in table.value.columns}
+    assert all(tags <= {"p"} for cells in shown.values() for tags, _ in cells), shown  # no list, link or bold
+    notes = [text for _, text in shown["note"]]
+    assert HOSTILE in notes and "note 0.1" in notes, notes
+    questions = [text for _, text in shown["query"]]
+    assert {q.split(". ", 1)[0] for q in questions} == {"1", "2"}, questions  # the query's number is text
