@@ -292,7 +292,9 @@ def picks(cells: SweepCells, k: int, metrics: Sequence[str] = tuple(PICK_METRICS
     sweep has): the typical query, the biggest gain and the biggest loss, in that order. Each pick
     carries the baseline's and the method's values. The typical query is the clearest of those at the
     median change: where the other methods lose least, then where the method's own value is best,
-    then (by DRM) where the baseline's first chunk is from a wrong document and the method's is not."""
+    then (by DRM) where the method also finds the gold text (the right document but none of its gold
+    text reads as a failure on stage) and where the baseline's first chunk is from a wrong document
+    and the method's is not."""
     ks = sorted(int(x) for x in cells.per_query["k"].unique())
     if not ks:
         return ()
@@ -313,6 +315,9 @@ def picks(cells: SweepCells, k: int, metrics: Sequence[str] = tuple(PICK_METRICS
                     cells.per_query, cells.baseline_of(method), metric, 1
                 )
                 worse = worse.add(0.1 * first, fill_value=0.0)
+            if metric in LOWER_IS_BETTER and "recall" in cells.per_query.columns:  # right document, gold missed
+                missed = 1.0 - values(cells.per_query, cell, "recall", at)
+                worse = worse.add(0.2 * missed, fill_value=0.0)
             chosen = choose(found[method], metric, worse)
             out += [
                 Pick(kind, method, metric, at, qid, change, float(before[qid]), float(after[qid]))

@@ -243,3 +243,20 @@ def test_the_opening_prefers_a_query_whose_baseline_ranks_a_wrong_document_first
     table.to_csv(folder.per_query, index=False)
     cells = demo_picks.find_cells([folder], baseline, [baseline, recommended], bench)
     assert demo_picks.default_pick(demo_picks.picks(cells, 4)).query_id == wrong_first
+
+
+def test_the_opening_avoids_a_query_where_the_method_loses_the_gold_text(tmp_path, bench):
+    """Issue 45 (seen on real lbr-mini): the opening query had Recommended at 0 % wrong-document chunks
+    but recall@4 0 % where the baseline found gold text: right document, no answer. Among queries of
+    the same DRM change, one where the method keeps the baseline's recall is the example."""
+    base = RunConfig(protocol="full", datasets=tuple(bench.datasets), summary=SummaryConfig(provider="file"))
+    baseline, _, recommended = compare.compare_columns(base)
+    folder = _write_sweep(tmp_path / "one", bench, [baseline, recommended], lambda i, q: 0.5 if i == 0 else 0.0)
+    table = pd.read_csv(folder.per_query)
+    method = table["cell"] == "cell1"
+    table.loc[method, "recall"] = 0.0  # the method misses the gold text everywhere ...
+    keeps = bench.queries[7].query_id
+    table.loc[method & (table["query_id"] == keeps), "recall"] = 0.5  # ... but here (as the baseline)
+    table.to_csv(folder.per_query, index=False)
+    cells = demo_picks.find_cells([folder], baseline, [baseline, recommended], bench)
+    assert demo_picks.default_pick(demo_picks.picks(cells, 4)).query_id == keeps
