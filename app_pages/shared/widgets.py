@@ -82,14 +82,15 @@ def _demo_picker(ws: Workspace, cells: demo_picks.SweepCells, query_id: str | No
     """A picker of the queries computed from ``cells`` (typical, biggest gain, biggest loss), and what
     the query shown is among them."""
     found = demo_picks.picks(cells, k)
-    st.selectbox(
-        f"Demo query: typical, biggest gain or biggest loss against the baseline (per-query results of "
-        f"{views.md(cells.sweep)})",
+    st.selectbox(  # a plain label: a label is also the box's accessible name, read without Markdown
+        "Demo query: typical, biggest gain or biggest loss against the baseline",
         found, index=None, key="cmp_demo", format_func=demo_picks.Pick.label, on_change=_show_pick, args=(ws,),
         placeholder="the queries that show the typical effect, the largest gain and the largest loss",
     )  # fmt: skip
     if labels := demo_picks.describe(query_id, found):
         st.caption(views.md(f"This query is the {'; the '.join(labels)}, in the per-query results of {cells.sweep}."))
+    else:
+        st.caption(views.md(f"The demo queries come from the per-query results of {cells.sweep}."))
 
 
 def _show_pick(ws: Workspace) -> None:

@@ -126,6 +126,8 @@ def test_compare_opens_on_the_typical_query_and_offers_the_demo_picks(env, resul
     assert typical.change_text() in captions
     picker = at.selectbox(key="cmp_demo")
     assert picker.value is None and len(picker.options) == len(found)
+    # its label is its accessible name too: plain words, no sweep name with Markdown escapes in it
+    assert picker.label == "Demo query: typical, biggest gain or biggest loss against the baseline"
     loss = next((p for p in found if p.kind != "typical" and p.query_id != typical.query_id), None)
     if loss is not None:
         picker.set_value(loss).run()
