@@ -105,6 +105,9 @@ class SweepCells:
     baselines: Mapping[str, str] = field(
         default_factory=dict
     )  # column name → its baseline's cell, when not ``baseline``
+    # :func:`picks` per (k, metrics), once per instance: the server keeps one per data and columns
+    # (``caches.demo_cells``) and every new session asks for its picks twice.
+    _picks: dict[tuple, tuple] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def baseline_of(self, method: str) -> str:
         """The baseline cell ``method`` is measured against: the one of the sweep its cell comes from."""
@@ -295,6 +298,13 @@ def picks(cells: SweepCells, k: int, metrics: Sequence[str] = tuple(PICK_METRICS
     then (by DRM) where the method also finds the gold text (the right document but none of its gold
     text reads as a failure on stage) and where the baseline's first chunk is from a wrong document
     and the method's is not."""
+    key = (k, tuple(metrics))
+    if key not in cells._picks:
+        cells._picks[key] = _picks(cells, k, metrics)
+    return cells._picks[key]
+
+
+def _picks(cells: SweepCells, k: int, metrics: Sequence[str]) -> tuple[Pick, ...]:
     ks = sorted(int(x) for x in cells.per_query["k"].unique())
     if not ks:
         return ()

@@ -13,7 +13,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine import store
@@ -70,6 +70,9 @@ class DataSource:
     demo: bool
     datasets: tuple[str, ...]
     problem: str | None = None
+    # The stamp, once per instance: the sidebar makes one per script run, and a run asks for it
+    # several times (a stat of every file of the folder, ~0.1 s on LegalBench-RAG, each time).
+    _stamp: dict[str, str] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def has_summary_file(self) -> bool:
@@ -97,7 +100,9 @@ class DataSource:
         """A digest of the (path, size, mtime, inode) of every file of the folder a page may read
         (:func:`folder_stamp`; SHA-256 hex, a short key however many files): a new stamp, a file
         changed (the benchmark is loaded anew, what was computed on it is not reused)."""
-        return store.sha256(folder_stamp(self.data_dir))
+        if "stamp" not in self._stamp:
+            self._stamp["stamp"] = store.sha256(folder_stamp(self.data_dir))
+        return self._stamp["stamp"]
 
     @property
     def default_protocol(self) -> str:

@@ -260,3 +260,13 @@ def test_the_opening_avoids_a_query_where_the_method_loses_the_gold_text(tmp_pat
     table.to_csv(folder.per_query, index=False)
     cells = demo_picks.find_cells([folder], baseline, [baseline, recommended], bench)
     assert demo_picks.default_pick(demo_picks.picks(cells, 4)).query_id == keeps
+
+
+def test_picks_are_computed_once_per_lookup(tmp_path, bench, monkeypatch):
+    """A new session asks twice (its opening query and the picker); the server keeps one lookup."""
+    columns = _columns(bench)
+    folder = _write_sweep(tmp_path / "one", bench, columns, lambda i, q: 0.5 if i == 0 else float(q % 2) / 2)
+    cells = demo_picks.find_cells([folder], columns[0], columns, bench)
+    first = demo_picks.picks(cells, 4)
+    monkeypatch.setattr(demo_picks, "changes", lambda *a, **k: pytest.fail("computed again"))
+    assert demo_picks.picks(cells, 4) is first

@@ -85,3 +85,14 @@ def test_default_dirs_follow_the_environment(monkeypatch, tmp_path):
 def test_summary_lengths():
     assert state.summary_lengths("file") == (150, 300)
     assert state.summary_lengths("extractive") is None
+
+
+def test_a_data_source_stamps_its_folder_once(tmp_path, monkeypatch) -> None:
+    """A script run asks for the stamp several times; each is a stat of every file of the folder."""
+    from sac_core.dashboard import state as module
+
+    calls = []
+    monkeypatch.setattr(module, "folder_stamp", lambda folder: calls.append(folder) or ((str(folder), 1, 2, 3),))
+    source = module.DataSource(tmp_path, False, ("cuad",))
+    assert source.stamp() == source.stamp() and len(calls) == 1
+    assert module.DataSource(tmp_path, False, ("cuad",)).stamp() == source.stamp() and len(calls) == 2  # a new run
