@@ -162,8 +162,8 @@ class WithinDocument(Stage[RunConfig]):
             "doc-aware-exemplars": Preset(
                 "Document-aware, within-document ranking + clause exemplars", exemplars, needs_questions=True
             ),
-            "recommended": Preset(  # a default Compare column: the method that fixes DRM (issue 45)
-                "Recommended: document-aware (file names too) + clause exemplars by question family",
+            "recommended": Preset(  # a default Compare column: the method that fixes DRM (issue 45); a short
+                "Recommended",  # title: a column heading on one line at 1280 px (`sac presets` says what it is)
                 text_only.with_(options={**dict(text_only.options), **DOCUMENT_AWARE_NAMES}),
                 default=True,
                 needs_questions=True,
