@@ -199,7 +199,7 @@ LAYOUT_PROBLEMS = """() => {
 def test_compare_with_five_columns_and_answers_fits_1280_px(server: str, tmp_path: Path) -> None:
     """Issue 35: answer badges overflowed their boxes by 18–45 px over the next column's figure, and
     "extractive (offline)" broke mid-word, with five columns at 1280 px; the longest method name
-    ("Recommended: …") broke as "Recommende d"."""
+    (then "Recommended: …") broke as "Recommende d"."""
     with sync_api.sync_playwright() as p, browser.chromium(p) as chrome:
         page = chrome.new_page(viewport=NARROW)
         cols = "baseline,sac-generic,sac-expert,doc-aware,recommended"
