@@ -143,30 +143,31 @@ def _key(base: str, stored: object) -> str:
     return f"{base}::{generation}"
 
 
-def _given(key: str) -> tuple[bool, object]:
-    """(store it?, the value given widget ``key``): only from the current widget of its base key, when
-    changed (a replaced widget can still send its drawn value after an interrupted run: issue 41)."""
+def _given(key: str) -> object:
+    """The value given widget ``key`` to store, or ``_NEVER`` (nothing to store): only from the current
+    widget of its base key, when changed (a replaced widget can still send its drawn value after an
+    interrupted run: issue 41)."""
     value = st.session_state.get(key)
     base, generation = key.rsplit("::", 1)
     shown: dict[str, tuple[int, object]] = st.session_state.setdefault(SHOWN, {})
     current, before = shown.get(base, (0, _NEVER))
     if current != int(generation) or value == before:
-        return False, value
+        return _NEVER
     shown[base] = (current, value)
-    return True, value
+    return value
 
 
 def _save_label(db: rv.ReviewDB, chunk_id: int, reviewer: str, gold_shown: bool, key: str) -> None:
     """A label given in one column (one row: the note stays as it is); every column of the chunk
     shows it from the next run on."""
-    if (given := _given(key))[0]:
-        rv.set_label(db, chunk_id, reviewer, given[1], gold_shown=gold_shown)  # type: ignore[arg-type]
+    if (given := _given(key)) is not _NEVER:
+        rv.set_label(db, chunk_id, reviewer, given, gold_shown=gold_shown)  # type: ignore[arg-type]
 
 
 def _save_note(db: rv.ReviewDB, chunk_id: int, reviewer: str, key: str) -> None:
     """A note edited in one column, labelled or not."""
-    if (given := _given(key))[0]:
-        rv.set_note(db, chunk_id, reviewer, str(given[1] or ""))
+    if (given := _given(key)) is not _NEVER:
+        rv.set_note(db, chunk_id, reviewer, str(given or ""))
 
 
 def _press(db: rv.ReviewDB, session_id: int, position: int, reviewer: str, label: str, gold_shown: bool) -> None:
@@ -191,13 +192,13 @@ def _column_answers(
 
 
 def _save_answer_label(db: rv.ReviewDB, answer_id: int, reviewer: str, gold_shown: bool, key: str) -> None:
-    if (given := _given(key))[0]:
-        rv.set_answer_label(db, answer_id, reviewer, given[1], gold_shown=gold_shown)  # type: ignore[arg-type]
+    if (given := _given(key)) is not _NEVER:
+        rv.set_answer_label(db, answer_id, reviewer, given, gold_shown=gold_shown)  # type: ignore[arg-type]
 
 
 def _save_answer_note(db: rv.ReviewDB, answer_id: int, reviewer: str, key: str) -> None:
-    if (given := _given(key))[0]:
-        rv.set_answer_note(db, answer_id, reviewer, str(given[1] or ""))  # keeps the label
+    if (given := _given(key)) is not _NEVER:
+        rv.set_answer_note(db, answer_id, reviewer, str(given or ""))  # keeps the label
 
 
 def _answer_box(
