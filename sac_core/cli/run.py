@@ -132,7 +132,7 @@ def index_command(**params: Any) -> int:
     if params["method"]:
         configs = [(params["method"], base)]
     else:  # exactly what the Compare page opens for these settings (and this data)
-        configs = [(col.name, col.config) for col in catalogue_columns(base, questions=bool(bench.queries))]
+        configs = [(col.name, col.config) for col in catalogue_columns(base, bench=bench)]
     say(f"{base.protocol}: {len(bench.documents)} documents; {len(configs)} index(es)")
     embedders = Embedders(cache_dir)
     ctx = OpenContext(bench, data_dir, cache_dir, embedders, progress=not params["quiet"], save=True, notes=say)

@@ -71,7 +71,7 @@ def parse_methods(raw: str | None, base: RunConfig, bench: Benchmark | None = No
 def default_methods(base: RunConfig, bench: Benchmark | None = None) -> tuple[str, ...]:
     """The default columns; for a ``bench`` without questions (an ingested corpus), none that learns
     from labelled questions (:attr:`Preset.needs_questions`)."""
-    return default_keys(base, questions=_has_questions(bench))
+    return default_keys(base, bench)
 
 
 def compare_columns(
@@ -80,12 +80,7 @@ def compare_columns(
     """The columns shown side by side: ``methods`` (keys of :func:`method_choices`, by default the
     catalogue's default columns: baseline, SAC generic, recommended; one SAC column with the
     extractive provider, which ignores the prompt)."""
-    return catalogue_columns(base, methods, questions=_has_questions(bench))
-
-
-def _has_questions(bench: Benchmark | None) -> bool:
-    """Whether ``bench`` has labelled questions (unknown, None: assumed, as on a benchmark)."""
-    return bench is None or bool(bench.queries)
+    return catalogue_columns(base, methods, bench)
 
 
 def pending_cost(bench: Benchmark, columns: Sequence[Column], data_dir: Path, cache_dir: Path) -> CostEstimate:

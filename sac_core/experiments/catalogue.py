@@ -51,17 +51,24 @@ def preset_config(base: RunConfig, key: str) -> RunConfig:
     return entries[key].config
 
 
-def default_keys(base: RunConfig, *, questions: bool = True) -> tuple[str, ...]:
+def has_questions(bench: Benchmark | None) -> bool:
+    """Whether ``bench`` has labelled questions, so that methods learning from them can run (an
+    ingested corpus has none; ``None``, data not read yet: assumed, as on a benchmark)."""
+    return bench is None or bool(bench.queries)
+
+
+def default_keys(base: RunConfig, bench: Benchmark | None = None) -> tuple[str, ...]:
     """The catalogue keys of the default comparison (baseline, SAC generic, recommended when offered);
-    ``questions`` False (the data has no labelled questions): none that learns from them."""
+    for a ``bench`` without labelled questions (:func:`has_questions`), none that learns from them."""
+    questions = has_questions(bench)
     entries = catalogue(base).items()
     return tuple(key for key, preset in entries if preset.default and (questions or not preset.needs_questions))
 
 
 def catalogue_columns(
-    base: RunConfig, keys: Sequence[str] | None = None, *, questions: bool = True
+    base: RunConfig, keys: Sequence[str] | None = None, bench: Benchmark | None = None
 ) -> tuple[Column, ...]:
-    """Columns for catalogue ``keys`` (unknown keys dropped), by default :func:`default_keys`."""
+    """Columns for catalogue ``keys`` (unknown keys dropped), by default :func:`default_keys` for ``bench``."""
     entries = catalogue(base)
-    chosen = default_keys(base, questions=questions) if keys is None else keys
+    chosen = default_keys(base, bench) if keys is None else keys
     return tuple(Column(entries[k].title, entries[k].config) for k in chosen if k in entries)

@@ -12,6 +12,7 @@ from sac_core.dashboard import compare as state
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import RunConfig
+from sac_core.experiments.catalogue import default_keys, has_questions
 
 DEMO = ("demo_nda", "demo_privacy")
 
@@ -84,3 +85,6 @@ def test_a_folder_without_questions_has_no_default_column_that_learns_from_them(
     assert compare.default_methods(base, empty) == ("baseline", "sac-generic")  # type: ignore[arg-type]
     names = [c.name for c in compare.compare_columns(base, bench=empty)]  # type: ignore[arg-type]
     assert names[0] == "Baseline" and names[1].startswith("SAC") and len(names) == 2
+    # one owner of the rule: `sac index` asks the catalogue the same question
+    assert default_keys(base, empty) == ("baseline", "sac-generic")  # type: ignore[arg-type]
+    assert has_questions(None) and not has_questions(empty)  # type: ignore[arg-type]
