@@ -18,7 +18,6 @@ rather than as a traceback on the server's log.
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import pickle
@@ -26,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -262,6 +262,25 @@ class _Entry:
     final: BuildStatus | None = None  # set when the process ended or was cancelled
 
 
+def _terminate_workers(entries: dict[str, _Entry], lock: threading.Lock) -> None:
+    """Stop every worker of a manager still running (at exit, or when the manager is collected)."""
+    with lock:
+        for entry in entries.values():
+            if entry.process is not None and entry.process.poll() is None:
+                entry.process.terminate()
+
+
+def _supervise(manager: weakref.ref[BuildManager], poll: float) -> None:
+    """The supervisor thread: ticks the manager until it is collected."""
+    while True:
+        time.sleep(poll)
+        alive = manager()
+        if alive is None:
+            return
+        alive._tick()
+        del alive
+
+
 class BuildManager:
     """The server's background builds (see the module docstring); safe to call from any session."""
 
@@ -270,16 +289,12 @@ class BuildManager:
         self.parallel = parallel
         self._entries: dict[str, _Entry] = {}
         self._lock = threading.Lock()
-        self._poll = poll
-        self._supervisor = threading.Thread(target=self._supervise, name="sac-builds", daemon=True)
+        # Neither the supervisor nor the exit hook holds the manager: a manager no one uses is
+        # collected, its supervisor ends and its workers are stopped; a worker never outlives its server.
+        self._supervisor = threading.Thread(target=_supervise, args=(weakref.ref(self), poll), name="sac-builds",
+                                            daemon=True)  # fmt: skip
         self._supervisor.start()
-        atexit.register(self._stop_all)  # a worker does not outlive its server
-
-    def _stop_all(self) -> None:
-        with self._lock:
-            for entry in self._entries.values():
-                if entry.process is not None and entry.process.poll() is None:
-                    entry.process.terminate()
+        weakref.finalize(self, _terminate_workers, self._entries, self._lock)
 
     def request(self, job: BuildJob, api_key: str | None = None) -> BuildStatus:
         """Start ``job``, or join the build of the same key when one is queued or running (a build
@@ -353,9 +368,8 @@ class BuildManager:
                 write_status(entry.path, entry.final)
             entry.api_key = None
 
-    def _supervise(self) -> None:
-        while True:
-            time.sleep(self._poll)
-            with self._lock:
-                self._reap()
-                self._start_queued()
+    def _tick(self) -> None:
+        """Reap ended workers and start queued builds (the supervisor, every ``poll`` seconds)."""
+        with self._lock:
+            self._reap()
+            self._start_queued()

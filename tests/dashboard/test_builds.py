@@ -176,3 +176,22 @@ def test_a_worker_started_from_a_page_does_not_run_the_app(
     status = _wait(manager, manager.request(job).key, lambda s: s.state == "failed", timeout=120)
     assert "no-data" in (status.error or "")  # it ran, and said why it stopped
     assert "No runtime found" not in capfd.readouterr().err
+
+
+def test_a_manager_no_one_holds_is_collected_and_its_supervisor_ends(tmp_path: Path) -> None:
+    """Neither the supervisor thread nor the exit hook keeps a manager alive: a test's (or a
+    restarted server's) managers do not pile up, each with a thread, until the process exits."""
+    import gc
+    import weakref
+
+    manager = BuildManager(tmp_path, poll=0.01)
+    supervisor, held = manager._supervisor, weakref.ref(manager)
+    del manager
+    for _ in range(500):  # the supervisor holds it only for the length of a tick
+        gc.collect()
+        if held() is None:
+            break
+        time.sleep(0.01)
+    assert held() is None
+    supervisor.join(timeout=60)
+    assert not supervisor.is_alive()
