@@ -28,6 +28,7 @@ CHROMIUM_ARGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 )  # fmt: skip
+STEP_TIMEOUT = 180_000  # ms a page step (a rerun, a page switch) may take on a busy 2-core machine, for tests
 VIEWPORT = {"width": 1280, "height": 1000}  # a laptop: the width every page is laid out and checked for
 
 

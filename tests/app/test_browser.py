@@ -24,9 +24,9 @@ from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.dashboard.text import WORD_JOINER
 from sac_core.engine.data import available_datasets
 from sac_core.tooling import browser
-from sac_core.tooling.browser import CHROMIUM, screenshot, settle, wait_for_count
+from sac_core.tooling.browser import CHROMIUM, STEP_TIMEOUT, screenshot, settle, wait_for_count
 
-BUILD_TIMEOUT = 240_000  # ms: the first build embeds the demo corpus on a busy 2-core machine
+BUILD_TIMEOUT = 600_000  # ms: the first build embeds the demo corpus on a busy 2-core machine
 
 if not CHROMIUM.exists() and os.environ.get("CI"):  # CI installs it: a skip there would hide a failure
     pytest.fail(
@@ -85,25 +85,25 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str, tmp
         box = page.get_by_label("… or type your own question", exact=False)
         box.fill("Which law governs the agreement between Kestrel Aerospace and Lumen Optics?")
         box.press("Enter")
-        page.wait_for_selector(".sac-hit.sac-free", timeout=60_000)
+        page.wait_for_selector(".sac-hit.sac-free", timeout=STEP_TIMEOUT)
         settle(page)
         # the previous run's elements can linger while a slow rerun finishes: wait for the final state
-        page.wait_for_function("() => document.querySelectorAll('mark.gold').length === 0", timeout=60_000)
+        page.wait_for_function("() => document.querySelectorAll('mark.gold').length === 0", timeout=STEP_TIMEOUT)
         assert page.locator("mark.gold").count() == 0
         assert "text=" in page.url
         box.fill("")
         box.press("Enter")
-        page.wait_for_selector("mark.gold", timeout=60_000)
+        page.wait_for_selector("mark.gold", timeout=STEP_TIMEOUT)
         settle(page)
         screenshot(page, shots / "compare.png")
 
         page.goto(f"{server}/curves")
-        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        page.wait_for_selector(".js-plotly-plot", timeout=STEP_TIMEOUT)
         settle(page)
         screenshot(page, shots / "curves.png")
 
         page.goto(f"{server}/tune")  # chunk 500 is in the demo sweep: answered at once
-        page.wait_for_selector("text=At k = 8", timeout=60_000)
+        page.wait_for_selector("text=At k = 8", timeout=STEP_TIMEOUT)
         settle(page)
         assert page.get_by_text("committed", exact=False).count() >= 1
         page.get_by_text("Another setting: computed on request").click()  # the sliders stop at 500 only
@@ -124,7 +124,7 @@ def test_every_page_in_chromium_with_gold_highlights_on_compare(server: str, tmp
         screenshot(page, shots / "map.png")
 
         page.goto(f"{server}/documents")
-        page.wait_for_selector(".sac-doc", timeout=60_000)
+        page.wait_for_selector(".sac-doc", timeout=STEP_TIMEOUT)
         settle(page)
         screenshot(page, shots / "documents.png")
     for name in ("compare", "curves", "tune", "map", "documents"):
@@ -144,7 +144,7 @@ def test_compare_keeps_k_after_a_run_that_stopped_before_drawing_it(server: str)
         for name in ("demo_privacy", "demo_nda"):
             side.get_by_role("button", name=f"Remove {name}").click()
             settle(page)
-        page.get_by_text("Choose at least one dataset").first.wait_for(timeout=60_000)
+        page.get_by_text("Choose at least one dataset").first.wait_for(timeout=STEP_TIMEOUT)
         side.locator('[data-testid="stMultiSelect"] input').first.click()
         page.get_by_role("option", name="demo_nda").click()
         page.keyboard.press("Escape")
@@ -238,7 +238,7 @@ def test_review_with_three_columns_fits_1280_px(embed_cache: Path, tmp_path: Pat
         page.wait_for_function("() => document.querySelectorAll('.sac-answer').length === 3", timeout=120_000)
         settle(page)
         page.get_by_text("Show gold spans", exact=False).click()  # ✓/✗ badges and citations
-        page.wait_for_selector(".sac-cite.ok, .sac-cite.bad", timeout=60_000)
+        page.wait_for_selector(".sac-cite.ok, .sac-cite.bad", timeout=STEP_TIMEOUT)
         settle(page)
         assert page.evaluate(LAYOUT_PROBLEMS) == []
         page.set_viewport_size({"width": 1280, "height": 4000})
@@ -250,7 +250,7 @@ def test_sidebar_and_curves_show_long_values_whole_at_1280_px(server: str) -> No
     with sync_api.sync_playwright() as p, browser.chromium(p) as chrome:
         page = chrome.new_page(viewport=NARROW)
         page.goto(f"{server}/curves")
-        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        page.wait_for_selector(".js-plotly-plot", timeout=STEP_TIMEOUT)
         settle(page)
         cut = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stMultiSelectTagsContainer"]')]
             .filter(c => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1)
@@ -385,7 +385,7 @@ def test_hostile_names_documents_queries_and_summaries_stay_text_on_every_page(
         assert "[y](https://example.com/phish)" in _text("\n".join(page.locator("table.sac-table").all_inner_texts()))
 
         page.goto(f"{running.url}/documents")
-        page.wait_for_selector(".sac-doc", timeout=60_000)
+        page.wait_for_selector(".sac-doc", timeout=STEP_TIMEOUT)
         settle(page)
         watch.assert_clean("Documents")
         assert "![i](http://127.0.0.1:9/track.png)" in _text(page.locator(".sac-context").first.inner_text())
@@ -396,7 +396,7 @@ def test_hostile_names_documents_queries_and_summaries_stay_text_on_every_page(
         watch.assert_clean("Tune")
 
         page.goto(f"{running.url}/curves")
-        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        page.wait_for_selector(".js-plotly-plot", timeout=STEP_TIMEOUT)
         settle(page)
         watch.assert_clean("Curves")
         chips = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Methods").inner_text()
@@ -429,7 +429,7 @@ def test_a_build_shows_progress_survives_a_reload_can_be_cancelled_and_fills_the
         assert len(after) == 3  # one status file per job: nothing was started twice
 
         page.get_by_role("button", name="Cancel").first.click()
-        page.wait_for_selector("text=cancelled", timeout=60_000)
+        page.wait_for_selector("text=cancelled", timeout=STEP_TIMEOUT)
         (key,) = first
         assert _statuses(cache)[key]["state"] == "cancelled"
         with pytest.raises(ProcessLookupError):
@@ -467,7 +467,7 @@ def test_labels_given_with_the_keyboard_survive_a_reload(server: str, embed_cach
 
         def open_review() -> None:
             page.goto(f"{running.url}/review?access={links['alice']}")
-            page.wait_for_selector(".sac-hit", timeout=60_000)
+            page.wait_for_selector(".sac-hit", timeout=STEP_TIMEOUT)
             settle(page)
             page.locator("h1").first.click()  # keys go to the page, not to the name field
 

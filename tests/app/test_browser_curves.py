@@ -15,7 +15,7 @@ import pytest
 
 from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.tooling import browser
-from sac_core.tooling.browser import CHROMIUM, screenshot, settle
+from sac_core.tooling.browser import CHROMIUM, STEP_TIMEOUT, screenshot, settle
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,7 +51,9 @@ def test_curves_at_1280_px_goes_past_no_pairs_and_shows_every_column_of_the_mean
         page = chrome.new_page(viewport=browser.VIEWPORT)  # 1280 px wide
         page.goto(f"{server}/curves")
         page.wait_for_selector(".js-plotly-plot", timeout=240_000)
-        page.wait_for_selector("text=No paired tests in this sweep", timeout=60_000)  # was: an error, then nothing
+        page.wait_for_selector(
+            "text=No paired tests in this sweep", timeout=STEP_TIMEOUT
+        )  # was: an error, then nothing
         settle(page)
         assert page.locator('[data-testid="stAlertContentError"]').count() == 0
         assert page.get_by_text("Flipped query").count() >= 1 or page.get_by_text("queries whose").count() >= 1

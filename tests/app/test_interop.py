@@ -19,7 +19,7 @@ from sac_core.experiments import RunConfig, Sweep, Workspace, catalogue_columns,
 from sac_core.experiments.html_report import render
 from sac_core.experiments.run_store import remove_run
 from sac_core.tooling import browser
-from sac_core.tooling.browser import CHROMIUM, screenshot, settle, wait_for_count
+from sac_core.tooling.browser import CHROMIUM, STEP_TIMEOUT, screenshot, settle, wait_for_count
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 LANGCHAIN = "sac_core.engine.retrieval.langchain:example_retriever"
@@ -121,7 +121,7 @@ def test_the_langchain_retriever_in_chromium_compare_column_and_curves_line(serv
         assert main.get_by_role("heading", name="LangChain demo").count() == 1
         screenshot(page, tmp_path / "compare-langchain.png")
         page.goto(f"{server}/curves")
-        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+        page.wait_for_selector(".js-plotly-plot", timeout=STEP_TIMEOUT)
         settle(page)
         legend = page.locator(".js-plotly-plot .legendtext").evaluate_all("els => els.map(e => e.textContent)")
         assert "Baseline" in legend and "LangChain demo" in legend, legend  # human names; ids in the tooltips
@@ -156,7 +156,7 @@ def test_the_import_panel_names_its_file_and_forgets_it_once_imported(
         settle(page)
         assert name.input_value() == "" and button.is_disabled() and button.inner_text() == "Import and score"
         files.set_input_files(str(big))
-        page.get_by_text("File must be 64.0MB or smaller").wait_for(timeout=60_000)
+        page.get_by_text("File must be 64.0MB or smaller").wait_for(timeout=STEP_TIMEOUT)
         settle(page)
         assert button.is_disabled() and name.input_value() == ""  # the imported file is not offered again
         screenshot(page, tmp_path / "import-refused.png")
@@ -176,7 +176,7 @@ def test_the_html_report_renders_offline_and_fetches_nothing(sweep_results: Path
         page = context.new_page()
         page.on("request", lambda r: requests.append(r.url))
         page.goto(path.as_uri())
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=STEP_TIMEOUT)
         for section in ("curves", "means", "lbr", "at-k", "significance", "examples"):
             assert page.locator(f"#{section}").is_visible(), section
         assert page.locator(".js-plotly-plot .scatterlayer .trace").count() >= 2

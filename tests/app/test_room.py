@@ -30,7 +30,7 @@ from sac_core.dashboard.review.db import AnswerLabel, Label, ReviewChunk, Review
 from sac_core.engine.data import Benchmark, available_datasets, load_benchmark
 from sac_core.experiments import Workspace
 from sac_core.tooling import browser
-from sac_core.tooling.browser import CHROMIUM, settle
+from sac_core.tooling.browser import CHROMIUM, STEP_TIMEOUT, settle
 
 if not CHROMIUM.exists() and os.environ.get("CI"):
     pytest.fail(
@@ -271,7 +271,7 @@ def sessions(room: Room) -> dict[str, int]:
 
 def test_point_1_review_opens_this_folders_session_without_a_traceback(room: Room, sessions, page) -> None:
     _open_review(page, room, "a new reviewer")
-    page.wait_for_selector(".sac-hit", timeout=60_000)
+    page.wait_for_selector(".sac-hit", timeout=STEP_TIMEOUT)
     shown = _everything(page)
     assert "Traceback" not in shown and "BenchmarkError" not in shown and "document not found" not in shown
     _open_review(page, room, "a new reviewer", "on LegalBench-RAG")
@@ -282,7 +282,7 @@ def test_point_1_review_opens_this_folders_session_without_a_traceback(room: Roo
 
 def test_point_2_notes_are_kept_with_or_without_a_label(room: Room, sessions, page) -> None:
     _open_review(page, room, "bob")
-    page.wait_for_selector(".sac-hit", timeout=60_000)
+    page.wait_for_selector(".sac-hit", timeout=STEP_TIMEOUT)
     note = page.get_by_placeholder("note (optional)").first  # the outlined chunk's: no label yet
     note.fill("clause 7 of the other NDA")
     note.press("Tab")
@@ -291,7 +291,7 @@ def test_point_2_notes_are_kept_with_or_without_a_label(room: Room, sessions, pa
     assert stored == (None, "clause 7 of the other NDA")  # stored without a label
     page.reload()
     _open_review(page, room, "bob")
-    page.wait_for_selector(".sac-hit", timeout=60_000)
+    page.wait_for_selector(".sac-hit", timeout=STEP_TIMEOUT)
     settle(page)  # the page has run to its end
     note = page.get_by_placeholder("note (optional)").first
     assert note.input_value() == "clause 7 of the other NDA"  # after a reload
@@ -319,13 +319,13 @@ def test_point_2_notes_are_kept_with_or_without_a_label(room: Room, sessions, pa
 
 def test_point_3_blind_columns_never_say_which_share_a_chunk(room: Room, sessions, page) -> None:
     _open_review(page, room, "carol")
-    page.wait_for_selector(".sac-hit", timeout=60_000)
+    page.wait_for_selector(".sac-hit", timeout=STEP_TIMEOUT)
     shared = False
     for position in range(3):  # the session's queries
         page.wait_for_function(  # the rerun has replaced the previous query's cards and controls
             "() => document.querySelectorAll('[role=radiogroup][aria-label^=\"Label of\"]').length"
             " === document.querySelectorAll('.sac-hit').length",
-            timeout=60_000,
+            timeout=STEP_TIMEOUT,
         )
         cards = page.locator(".sac-hit").all_inner_texts()
         heads = [c.split("\n")[0] for c in cards]
@@ -344,7 +344,7 @@ def test_point_3_blind_columns_never_say_which_share_a_chunk(room: Room, session
 
 def test_point_4_nothing_outside_the_data_root_is_read_or_named(room: Room, page) -> None:
     page.goto(f"{room.url}/documents")
-    page.wait_for_selector(".sac-doc", timeout=60_000)
+    page.wait_for_selector(".sac-doc", timeout=STEP_TIMEOUT)
     _data_folder(page, room.root / "linked-document")  # a cited document links to a file outside
     _nav(page, "Documents")
     shown = _everything(page)
@@ -356,7 +356,7 @@ def test_point_4_nothing_outside_the_data_root_is_read_or_named(room: Room, page
 
     _data_folder(page, room.root / "linked-summaries")  # summaries/llm.jsonl links outside
     _nav(page, "Documents")
-    page.wait_for_selector(".sac-doc", timeout=60_000)
+    page.wait_for_selector(".sac-doc", timeout=STEP_TIMEOUT)
     assert SECRET not in _everything(page)
 
     _data_folder(page, room.root / "linked-corpus")  # corpus/<dataset> links outside (protocol corpus)
@@ -375,23 +375,23 @@ def test_point_4_nothing_outside_the_data_root_is_read_or_named(room: Room, page
 
 def test_point_5_urls_and_hosts_in_names_never_become_links(room: Room, page) -> None:
     page.goto(room.url)
-    page.wait_for_selector(".sac-hit", timeout=60_000)
+    page.wait_for_selector(".sac-hit", timeout=STEP_TIMEOUT)
     _data_folder(page, f"http://{EVIL}/data/www.{EVIL}")  # the sidebar error repeats the path
-    page.wait_for_selector("text=no such folder", timeout=60_000)
+    page.wait_for_selector("text=no such folder", timeout=STEP_TIMEOUT)
     assert f"http://{EVIL}/data/www.{EVIL}: no such folder" in _everything(page).replace("\u2060", "")
     assert not [a for a in _links(page) if EVIL in a]
 
     _data_folder(page, room.root / "autolink")  # a dataset named www.evil.example: the Documents label
     _nav(page, "Documents")
-    page.wait_for_selector(".sac-doc", timeout=60_000)
+    page.wait_for_selector(".sac-doc", timeout=STEP_TIMEOUT)
     assert f"in www.{EVIL}; type to search" in _main(page).replace("\u2060", "")
     assert not [a for a in _links(page) if EVIL in a]
 
     _data_folder(page, "")  # the demo again: the data the hostile sweep ran on
     _nav(page, "Curves")  # a method named with a URL and a host: the flipped-queries caption
     _choose(page, "Sweep", "http-sweep")
-    page.wait_for_selector("text=queries whose", timeout=60_000)
-    page.wait_for_selector("text=Flipped query", timeout=60_000)  # the sweep's data is the folder in use
+    page.wait_for_selector("text=queries whose", timeout=STEP_TIMEOUT)
+    page.wait_for_selector("text=Flipped query", timeout=STEP_TIMEOUT)  # the sweep's data is the folder in use
     caption = _main(page).replace("\u2060", "")
     assert f"differs between Baseline and sac-http://{EVIL}/x-www.{EVIL}" in caption
     assert "needs the data this sweep ran on" not in caption
@@ -415,8 +415,8 @@ def test_point_9_five_compare_columns_and_three_review_columns_at_1280_px(room: 
     page.screenshot(path=str(tmp_path / "compare-5-columns-1280.png"), full_page=True)
 
     _open_review(page, room, "dave")
-    page.wait_for_selector(".sac-hit", timeout=60_000)
-    page.wait_for_function("() => document.querySelectorAll('h4').length >= 3", timeout=60_000)
+    page.wait_for_selector(".sac-hit", timeout=STEP_TIMEOUT)
+    page.wait_for_function("() => document.querySelectorAll('h4').length >= 3", timeout=STEP_TIMEOUT)
     settle(page)
     assert page.locator("h4").all_inner_texts()[:3] == ["A", "B", "C"]  # three review columns
     keys = page.locator("button").filter(has_text=re.compile(r"^[1-5] · "))
@@ -439,17 +439,17 @@ def test_point_9_five_compare_columns_and_three_review_columns_at_1280_px(room: 
 
 def test_point_10_pages_agree_and_stay_filled(room: Room, page) -> None:
     page.goto(room.url)
-    page.wait_for_selector("mark.gold", timeout=60_000)
+    page.wait_for_selector("mark.gold", timeout=STEP_TIMEOUT)
     box = page.get_by_label("… or type your own question", exact=False)
     box.fill("Which law governs the agreement between Kestrel Aerospace and Lumen Optics?")
     box.press("Enter")
-    page.wait_for_selector(".sac-hit.sac-free", timeout=60_000)
+    page.wait_for_selector(".sac-hit.sac-free", timeout=STEP_TIMEOUT)
     settle(page)
     summaries = page.locator("table.sac-table").first.inner_text()
     assert "not gold" not in summaries and "✓" not in summaries  # free text: gold unknown, as said above it
 
     _nav(page, "Tune")  # the demo's default setting answers at once: no build, no "not computed yet"
-    page.wait_for_selector("text=At k = 8", timeout=60_000)
+    page.wait_for_selector("text=At k = 8", timeout=STEP_TIMEOUT)
     assert "not computed yet" not in _main(page) and re.search(r"⚡ instant: [\d, ]*\b500\b", _main(page))
     _data_folder(page, room.root / "autolink")  # another data folder: the query filter follows it
     _nav(page, "Tune")
@@ -459,10 +459,10 @@ def test_point_10_pages_agree_and_stay_filled(room: Room, page) -> None:
     _data_folder(page, "")
 
     _nav(page, "Curves")  # the demo's sweep: its flipped query opens on Compare, in this tab
-    page.wait_for_selector("text=Open in Compare", timeout=60_000)
+    page.wait_for_selector("text=Open in Compare", timeout=STEP_TIMEOUT)
     query_id = re.search(r"demo_\w+/\d+", _selected(page, "Flipped query")).group(0)
     page.get_by_role("button", name="Open in Compare").click()
-    page.wait_for_selector(".sac-hit", timeout=60_000)
+    page.wait_for_selector(".sac-hit", timeout=STEP_TIMEOUT)
     settle(page)
     assert len(page.context.pages) == 1  # no new tab
     assert f"q={query_id.replace('/', '%2F')}" in page.url and "k=8" in page.url
@@ -470,9 +470,9 @@ def test_point_10_pages_agree_and_stay_filled(room: Room, page) -> None:
     assert "Demo corpus" in _main(page)  # the session's data
 
     _nav(page, "Curves")
-    page.wait_for_selector("text=Open in Compare", timeout=60_000)
+    page.wait_for_selector("text=Open in Compare", timeout=STEP_TIMEOUT)
     _data_folder(page, room.root / "autolink")  # a sweep of other data: no link, a line saying so
-    page.wait_for_selector("text=needs the data this sweep ran on", timeout=60_000)
+    page.wait_for_selector("text=needs the data this sweep ran on", timeout=STEP_TIMEOUT)
     settle(page)
     assert page.get_by_role("button", name="Open in Compare").count() == 0
 
@@ -482,7 +482,7 @@ def test_point_10_pages_agree_and_stay_filled(room: Room, page) -> None:
 
 def test_point_11_the_shared_servers_log_is_short_and_has_no_stack_trace(room: Room, page) -> None:
     page.goto(f"{room.url}/tune")  # a build in a worker process: chunk 450 is in no sweep here
-    page.wait_for_selector("text=At k = 8", timeout=60_000)
+    page.wait_for_selector("text=At k = 8", timeout=STEP_TIMEOUT)
     page.get_by_text("Another setting: computed on request").click()  # the sliders stop at 500 only
     box = page.get_by_label("Chunk size (characters)", exact=True).last  # the expander's number input
     box.fill("450")
@@ -557,7 +557,7 @@ def test_point_6_an_unexpected_error_shows_a_reference_and_logs_the_traceback(em
     env = {"SAC_CACHE_DIR": str(embed_cache), "PYTHONPATH": str(tmp_path / "hook")}
     with browser.session(env, tmp_path / "streamlit.log") as (server, page):
         page.goto(f"{server.url}/documents")
-        page.wait_for_selector("text=Something went wrong", timeout=60_000)
+        page.wait_for_selector("text=Something went wrong", timeout=STEP_TIMEOUT)
         settle(page)
         shown = _everything(page)
         ref = re.search(r"reference ([0-9a-f]{8})", shown).group(1)
@@ -580,7 +580,7 @@ def test_point_7_the_openai_provider_without_a_network_ends_with_a_message_and_t
     env = {"SAC_CACHE_DIR": str(tmp_path / "cache"), "OPENAI_BASE_URL": nowhere}
     with browser.session(env, tmp_path / "streamlit.log", stop_timeout=10) as (server, page):
         page.goto(server.url)
-        page.wait_for_selector("text=Demo corpus", timeout=60_000)
+        page.wait_for_selector("text=Demo corpus", timeout=STEP_TIMEOUT)
         settle(page)
         _choose(page, "Summary provider", "openai (needs a key)")
         page.get_by_role("button", name="Request the summaries").click()
