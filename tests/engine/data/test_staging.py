@@ -81,11 +81,12 @@ def test_a_folder_that_cannot_be_written_is_one_line_before_any_work(demo_dir, t
 @pytest.mark.slow  # a child process of `sac idnames`
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process")
 def test_ctrl_c_during_sac_idnames_leaves_no_folder_and_the_rerun_succeeds(demo_dir, tmp_path):
-    """The issue's steps with a real SIGINT, sent while the copy is being written (a slow link)."""
+    """The issue's steps with a real SIGINT, sent while the copy is being written: the first link
+    hangs until the signal comes, so however busy the machine, the copy is never finished first."""
     out = tmp_path / "X"
     script = (
         "import sys, time\nfrom pathlib import Path\nlink = Path.symlink_to\n"
-        "def slow(self, *a, **k):\n    Path(sys.argv[1]).touch()\n    time.sleep(0.05)\n    return link(self, *a, **k)\n"
+        "def slow(self, *a, **k):\n    Path(sys.argv[1]).touch()\n    time.sleep(600)\n    return link(self, *a, **k)\n"
         "Path.symlink_to = slow\nfrom sac_core.cli.main import main\nsys.exit(main(sys.argv[2:]))\n"
     )
     started = tmp_path / "started"
