@@ -144,9 +144,8 @@ def _key(base: str, stored: object) -> str:
 
 
 def _given(key: str) -> object:
-    """The value given widget ``key`` to store, or ``_NEVER`` (nothing to store): only from the current
-    widget of its base key, when changed (a replaced widget can still send its drawn value after an
-    interrupted run: issue 41)."""
+    """Widget ``key``'s value to store, or ``_NEVER``: only from the current widget of its base key, when
+    changed (a replaced widget can still send its drawn value after an interrupted run: issue 41)."""
     value = st.session_state.get(key)
     base, generation = key.rsplit("::", 1)
     shown: dict[str, tuple[int, object]] = st.session_state.setdefault(SHOWN, {})

@@ -95,7 +95,7 @@ def _shown(text: str) -> str:
     """What a reader should see of ``text`` in an HTML block: its lines joined by line breaks (and
     NUL as U+FFFD, as CommonMark and browsers show it), a place to break after a non-breaking space
     that a character follows (an invisible ZERO WIDTH SPACE, issue 41)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd").replace(WORD_JOINER, "")
     return re.sub("([\u00a0\u2007\u202f])(?=\\S)", "\\1\u200b", lines)
 
 
@@ -137,7 +137,9 @@ def test_urls_hosts_and_addresses_never_become_links(text: str) -> None:
 
 
 def _visible(text: str) -> str:
-    """``text`` as md() shows it: control characters as escapes, the rest unchanged."""
+    """``text`` as md() shows it: control characters as escapes, the rest unchanged (but word joiners,
+    which :attr:`_Tags.shown` leaves out as invisible: hypothesis found a text of one)."""
+    text = text.replace(WORD_JOINER, "")
     names = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
     return "".join(names.get(c, f"\\x{ord(c):02x}") if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 else c for c in text)
 
