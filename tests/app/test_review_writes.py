@@ -243,7 +243,11 @@ def _bob_types_notes(served: Served, sid: int, notes: int) -> None:
         cards = _cards(page)
         assert len(cards) >= notes, cards
         for n, card in enumerate(cards[:notes], start=1):
+            # the run the last note started has ended: a widget it replaced (a copy of that chunk gets
+            # a new one) is gone from the page, so exactly one box is this card's
+            settle(page, timeout=WAIT)
             box = page.get_by_label(f"Note on {card}")
+            sync_api.expect(box).to_have_count(1, timeout=WAIT * 1000)
             chunk = _chunk_of(view, card)  # a copy of a chunk noted before shows that note: seen before typing
             sync_api.expect(box).to_have_value(expected.get(chunk, (None, ""))[1], timeout=WAIT * 1000)
             box.fill(f"note {n} on {card}")
