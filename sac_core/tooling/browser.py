@@ -29,6 +29,7 @@ CHROMIUM_ARGS = (
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 )  # fmt: skip
 STEP_TIMEOUT = 180_000  # ms a page step (a rerun, a page switch) may take on a busy 2-core machine, for tests
+BUILD_TIMEOUT = 600_000  # ms the demo corpus's indexes may take to build in the background there, for tests
 VIEWPORT = {"width": 1280, "height": 1000}  # a laptop: the width every page is laid out and checked for
 
 

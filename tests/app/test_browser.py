@@ -24,9 +24,7 @@ from sac_core.dashboard.state import ensure_demo_corpus
 from sac_core.dashboard.text import WORD_JOINER
 from sac_core.engine.data import available_datasets
 from sac_core.tooling import browser
-from sac_core.tooling.browser import CHROMIUM, STEP_TIMEOUT, screenshot, settle, wait_for_count
-
-BUILD_TIMEOUT = 600_000  # ms: the first build embeds the demo corpus on a busy 2-core machine
+from sac_core.tooling.browser import BUILD_TIMEOUT, CHROMIUM, STEP_TIMEOUT, screenshot, settle, wait_for_count
 
 if not CHROMIUM.exists() and os.environ.get("CI"):  # CI installs it: a skip there would hide a failure
     pytest.fail(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sac_core.tooling import browser
-from sac_core.tooling.browser import CHROMIUM, settle
+from sac_core.tooling.browser import BUILD_TIMEOUT, CHROMIUM, settle
 
 if not CHROMIUM.exists() and os.environ.get("CI"):
     pytest.fail(f"{CHROMIUM} not found although CI should have installed it", pytrace=False)
@@ -21,7 +21,6 @@ if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} not found: run `bash scripts/install_browser.sh`", allow_module_level=True)
 pytest.importorskip("playwright.sync_api", reason="Python package 'playwright' not installed")
 
-BUILD_TIMEOUT = 600_000  # ms: five columns' indexes built on a busy 2-core machine
 NARROW = {"width": 1280, "height": 1000}
 WORDS = ("prototypes supplier cobalt delivery the in of agreement purchaser warranty invoice quantity "
          "shipment price term notice termination confidential schedule").split()  # fmt: skip
