@@ -57,6 +57,7 @@ class Room:
     demo: Path
     demo_ws: Workspace
     columns: tuple
+    settings: state.Settings
 
 
 def _benchmark(folder: Path, dataset: str, docs: dict[str, str], cite: bool = True) -> Path:
@@ -146,7 +147,7 @@ def room(tmp_path_factory: pytest.TempPathFactory, embed_cache: Path) -> Iterato
            "SAC_DATA_ROOT": str(root)}  # fmt: skip
     log = base / "streamlit.log"
     with browser.serve(env, log) as server:
-        yield Room(server.url, log, root, outside, db, demo, ws, columns)
+        yield Room(server.url, log, root, outside, db, demo, ws, columns, settings)
 
 
 @pytest.fixture
@@ -421,7 +422,9 @@ def test_point_5_urls_and_hosts_in_names_never_become_links(room: Room, page) ->
 # --------------------------------------------------------------------------- 9: 1280 px
 
 
-def test_point_9_five_compare_columns_and_three_review_columns_at_1280_px(room: Room, sessions, page, tmp_path):
+def test_point_9_five_compare_columns_and_three_and_five_review_columns_at_1280_px(
+    room: Room, sessions, page, tmp_path
+):
     page.set_viewport_size({"width": 1280, "height": 900})
     cols = "baseline,sac-generic,sac-expert,doc-aware,sac-prior"
     page.goto(f"{room.url}/?cols={cols}&dataset=demo_nda&q=demo_nda%2F1&k=4")
@@ -452,6 +455,24 @@ def test_point_9_five_compare_columns_and_three_review_columns_at_1280_px(room: 
     assert "unsupported by the excerpts" in answer_names and "can't tell" in answer_names
     page.screenshot(path=str(tmp_path / "review-3-columns-1280.png"), full_page=True)
     assert (tmp_path / "compare-5-columns-1280.png").stat().st_size > 10_000
+
+    # any Compare column can be reviewed: at five columns every label still reads whole (it wraps)
+    five = compare.compare_columns(room.settings.base_config(), cols.split(","))
+    ws = Workspace.open(room.demo_ws.bench, five, room.demo, room.settings.cache_dir)
+    db = rv.ReviewDB(room.review_db)
+    queries = rv.sample_queries(ws.bench, ws.bench.datasets, 1, 1)
+    plan = rv.SessionPlan("five columns", "a", "demo · full", five, queries, 3, 5, {}, folder=room.demo)
+    rv.create_session(db, ws, plan)
+    db.dispose()
+    _open_review(page, room, "erin", "five columns")
+    page.wait_for_function("() => document.querySelectorAll('.sac-answer').length === 5", timeout=STEP_TIMEOUT)
+    settle(page)
+    assert page.locator("h4").all_inner_texts()[:5] == ["A", "B", "C", "D", "E"]
+    assert _overflowing(page, '[role="radiogroup"][aria-label^="Answer label of"] button') == []
+    assert _overflowing(page, '[role="radiogroup"][aria-label^="Label of"] button') == []
+    answer_names = page.locator('[role="radiogroup"][aria-label="Answer label of E"]').inner_text()
+    assert "unsupported by the excerpts" in " ".join(answer_names.split())  # whole, over two lines if need be
+    page.screenshot(path=str(tmp_path / "review-5-columns-1280.png"), full_page=True)
 
 
 # --------------------------------------------------------------------------- 10: nothing contradicts, nothing empty
