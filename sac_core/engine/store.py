@@ -18,7 +18,8 @@ renamed. The kinds (``<cache>/<folder>``; *entries* are a ``diskcache`` namespac
     indexes      indexes/<key>/        folders    the settings that decide an index (its manifest holds the
                                                   content digests and versions, checked before use)
     sentences    sentences/<key>.json  markers    model and weights, backend, sentence length, documents, libraries
-    onnx         onnx/<model>-<key>.onnx  files   the model folder and its files' sizes and times
+    onnx         onnx/<model>-<key>.onnx  files   the model folder and its files' sizes and times (beside it
+                                                  <model>-<key>.json: its tokenizer, pooling and dimension)
 
 The two kinds *by text* keep the key strings they had before this module (their entries, hours of
 CPU or paid requests, stay readable as they are): the recipe's labels, then the SHA-256 of the text.

@@ -4,10 +4,16 @@ The model's transformer is exported once with ``torch.onnx.export`` to
 ``<cache_dir>/onnx/<model>-<key>.onnx`` (the store's ``onnx`` kind); pooling (mean or CLS, as the model's own config says) and
 L2 normalisation are done in NumPy, truncating at the model's ``max_seq_length`` tokens like
 sentence-transformers. Measured here: cosine with the torch vectors ≥ 0.999999.
+
+What sentence-transformers says of the model (its tokenizer, ``max_seq_length``, pooling, dimension)
+is written beside the export (``<export>.json``) when it is made, so a process that finds both
+tokenizes with the ``tokenizers`` library alone: torch and sentence-transformers are imported only to
+export (importing them cost a fresh process many seconds: a server's first question, a test worker).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 from collections.abc import Sequence
@@ -36,23 +42,15 @@ class OnnxEncoder:
 
     def __init__(self, model_path: str, cache_dir: Path, *, int8: bool = False) -> None:
         import onnxruntime as ort
-        from sentence_transformers import SentenceTransformer
 
-        st = SentenceTransformer(model_path, device="cpu")
-        self.tokenizer = st.tokenizer
-        self.max_length = int(st.max_seq_length or 512)
-        self.dim = int(st.get_embedding_dimension() or 0)
-        pooling = next((m for m in st if type(m).__name__ == "Pooling"), None)
-        mode = getattr(pooling, "pooling_mode", None) or (
-            "cls" if getattr(pooling, "pooling_mode_cls_token", None) else "mean"
-        )
-        if mode not in ("mean", "cls"):
-            raise ValueError(f"ONNX backend supports mean or CLS pooling, {model_path} uses {mode!r}")
-        self.pooling = mode
         digest = store.key("onnx", f"{model_path}|{_files_stamp(model_path)}")
         path = store.folder(cache_dir, "onnx") / f"{Path(model_path).name}-{digest}.onnx"
-        if not path.exists():
-            _export(st, path)
+        described = path.with_suffix(".json")
+        if not (path.exists() and described.exists()):
+            _export(model_path, path, described)
+        about = json.loads(described.read_text(encoding="utf-8"))
+        self.tokenizer = _tokenizer(about)
+        self.max_length, self.dim, self.pooling = int(about["max_length"]), int(about["dim"]), str(about["pooling"])
         if int8:
             quantized = path.with_name(f"{path.stem}-int8-matmul-per-channel.onnx")
             if not quantized.exists():
@@ -77,16 +75,8 @@ class OnnxEncoder:
     def _encode_sorted(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
         out = []
         for i in range(0, len(texts), batch_size):
-            enc = self.tokenizer(
-                list(texts[i : i + batch_size]),
-                padding=True,
-                truncation=True,
-                max_length=self.max_length,
-                return_tensors="np",
-            )
-            feeds = {k: enc[k].astype(np.int64) for k in _INPUTS if k in self.names and k in enc}
-            if "token_type_ids" in self.names and "token_type_ids" not in feeds:
-                feeds["token_type_ids"] = np.zeros_like(feeds["input_ids"])
+            enc = tokenize(self.tokenizer, texts[i : i + batch_size])
+            feeds = {k: enc[k] for k in _INPUTS if k in self.names}
             hidden = self.session.run(None, feeds)[0]
             if self.pooling == "cls":
                 vec = hidden[:, 0]
@@ -97,7 +87,69 @@ class OnnxEncoder:
         return np.vstack(out).astype(np.float32) if out else np.zeros((0, self.dim), np.float32)
 
 
-def _export(st, path: Path) -> None:
+def tokenize(tokenizer, texts: Sequence[str]) -> dict[str, np.ndarray]:
+    """``input_ids``, ``attention_mask`` and ``token_type_ids`` (int64, padded to the longest text,
+    truncated at the tokenizer's maximum), as the model's Hugging Face tokenizer gives them."""
+    encoded = tokenizer.encode_batch(list(texts), add_special_tokens=True)
+    return {
+        "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
+        "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
+        "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64),
+    }
+
+
+def _tokenizer(about: dict):
+    """The ``tokenizers`` tokenizer described at export, set to truncate and pad as the Hugging Face
+    tokenizer does when called with ``padding=True, truncation=True, max_length=max_length``."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_str(about["tokenizer"])
+    tokenizer.enable_truncation(int(about["max_length"]), stride=0, strategy="longest_first",
+                                direction=about["truncation_side"])  # fmt: skip
+    tokenizer.enable_padding(direction=about["padding_side"], pad_id=int(about["pad_id"]),
+                             pad_type_id=int(about["pad_type_id"]), pad_token=about["pad_token"])  # fmt: skip
+    return tokenizer
+
+
+def _describe(st) -> dict:
+    """What the model's own sentence-transformers config says it is: its tokenizer (as JSON), where it
+    truncates and pads, its pooling (mean or CLS) and its dimension."""
+    pooling = next((m for m in st if type(m).__name__ == "Pooling"), None)
+    mode = getattr(pooling, "pooling_mode", None) or (
+        "cls" if getattr(pooling, "pooling_mode_cls_token", None) else "mean"
+    )
+    if mode not in ("mean", "cls"):
+        raise ValueError(f"ONNX backend supports mean or CLS pooling, this model uses {mode!r}")
+    hf = st.tokenizer
+    return {
+        "max_length": int(st.max_seq_length or 512),
+        "dim": int(st.get_embedding_dimension() or 0),
+        "pooling": mode,
+        "truncation_side": hf.truncation_side,
+        "padding_side": hf.padding_side,
+        "pad_id": int(hf.pad_token_id),
+        "pad_type_id": int(hf.pad_token_type_id),
+        "pad_token": str(hf.pad_token),
+        "tokenizer": hf.backend_tokenizer.to_str(),
+    }
+
+
+def _export(model_path: str, path: Path, described: Path) -> None:
+    """The model's transformer as ONNX at ``path`` and its description at ``described``, each written
+    atomically (per process: two workers may export into one cache at once)."""
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(model_path, device="cpu")
+    about = _describe(st)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        _export_onnx(st, path)
+    tmp = described.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(about), encoding="utf-8")
+    tmp.replace(described)
+
+
+def _export_onnx(st, path: Path) -> None:
     import torch
 
     class Hidden(torch.nn.Module):  # keyword call: transformers' forward takes more positional args
@@ -114,8 +166,7 @@ def _export(st, path: Path) -> None:
     sample = st.tokenizer(["an example", "a second, longer example"], padding=True, return_tensors="pt")
     if "token_type_ids" not in sample:
         sample["token_type_ids"] = torch.zeros_like(sample["input_ids"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")  # per process: two workers may export into one cache at once
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # tracer notes on constant shapes; checked: vectors match torch
         torch.onnx.export(

@@ -1,3 +1,7 @@
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -65,6 +69,43 @@ def test_int8_backend_is_close_to_the_float_model_and_cached_apart(tmp_path, mon
     cosine = (exact * approx).sum(axis=1)
     assert (cosine > 0.95).all() and not np.allclose(cosine, 1.0, atol=1e-5)  # close, not the same
     assert list((tmp_path / "onnx").glob("*-int8-matmul-per-channel.onnx"))
+
+
+@pytest.mark.slow  # the real model
+def test_onnx_tokenizes_exactly_as_the_models_own_tokenizer(tmp_path, monkeypatch):
+    """The export's description gives the ``tokenizers`` tokenizer the model's own truncation and
+    padding: the same ids, masks and type ids, so the same vectors as before it existed."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    from sentence_transformers import SentenceTransformer
+
+    from sac_core.engine.embedding.onnx_encoder import OnnxEncoder, tokenize
+
+    path = resolve_model_path(DEFAULT_MODEL)
+    onnx = OnnxEncoder(path, tmp_path)
+    st = SentenceTransformer(path, device="cpu")
+    assert (onnx.max_length, onnx.dim, onnx.pooling) == (st.max_seq_length, 384, "mean")
+    texts = ["", "  Governing law:\tDelaware. ", "Société Générale S.A. — « § 7 » 😀", "word " * 600, "a", "CLAUSE 12"]
+    ours = tokenize(onnx.tokenizer, texts)
+    theirs = st.tokenizer(texts, padding=True, truncation=True, max_length=st.max_seq_length, return_tensors="np")
+    assert ours["input_ids"].shape == (len(texts), st.max_seq_length)  # the long text is cut at the maximum
+    for name in ("input_ids", "attention_mask", "token_type_ids"):
+        assert np.array_equal(ours[name], theirs[name]), name
+    assert len(list((tmp_path / "onnx").glob("*.onnx"))) == 1 and len(list((tmp_path / "onnx").glob("*.json"))) == 1
+
+
+@pytest.mark.slow  # a Python process that loads the model
+def test_a_process_that_finds_the_export_imports_neither_torch_nor_sentence_transformers(tmp_path):
+    """Importing them cost a fresh process (a server's first question, a test worker) many seconds."""
+    script = (
+        "import sys; from pathlib import Path; from sac_core.engine.embedding import Embedder, DEFAULT_MODEL;"
+        f"v = Embedder(DEFAULT_MODEL, Path({str(tmp_path)!r}), backend='onnx').encode(['Governing law.'], progress=False);"
+        "print(v.shape[1], 'torch' in sys.modules, 'sentence_transformers' in sys.modules)"
+    )
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    run = lambda: subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert run().stdout.split() == ["384", "True", "True"]  # the first exports: it needs both
+    (tmp_path / "embeddings").rename(tmp_path / "old")  # encode again, not read from the cache
+    assert run().stdout.split() == ["384", "False", "False"]
 
 
 def test_the_default_backend_is_onnx_when_onnx_runtime_is_installed():
