@@ -60,6 +60,35 @@ def embed_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("cache")
 
 
+@pytest.fixture(scope="session")
+def model_export(embed_cache: Path) -> Path:
+    """The session cache's ``onnx/`` folder, holding the default model's ONNX export and its description."""
+    from sac_core.engine.embedding import DEFAULT_MODEL, resolve_model_path
+    from sac_core.engine.embedding.onnx_encoder import OnnxEncoder
+
+    OnnxEncoder(resolve_model_path(DEFAULT_MODEL), embed_cache)  # exports once, if no test did yet
+    return embed_cache / "onnx"
+
+
+@pytest.fixture(scope="session")
+def seed_model(model_export: Path) -> Callable[[Path], Path]:
+    """Puts the model's ONNX export (hard links to the session's) into a new cache folder and returns
+    the folder: a test of building or embedding does not pay torch's import and export again, and the
+    processes it starts (workers, servers, Ray) embed without importing torch at all."""
+
+    def seed(cache: Path) -> Path:
+        shutil.copytree(model_export, cache / "onnx", copy_function=os.link)
+        return cache
+
+    return seed
+
+
+@pytest.fixture
+def fresh_cache(tmp_path: Path, seed_model: Callable[[Path], Path]) -> Path:
+    """``<tmp_path>/cache`` with nothing computed in it but the model's export (:func:`seed_model`)."""
+    return seed_model(tmp_path / "cache")
+
+
 WORDS = (
     "agreement party confidential information disclose receiving term termination law court notice "
     "obligation purpose employee affiliate breach remedy injunction return destroy copy written consent "

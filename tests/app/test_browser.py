@@ -409,9 +409,9 @@ def _statuses(cache: Path) -> dict[str, dict]:
 
 
 def test_a_build_shows_progress_survives_a_reload_can_be_cancelled_and_fills_the_page(
-    slower_data: Path, tmp_path: Path
+    slower_data: Path, tmp_path: Path, fresh_cache: Path
 ) -> None:
-    cache = tmp_path / "cache"  # nothing built: two indexes (baseline, SAC extractive), Recommended's stages
+    cache = fresh_cache  # nothing built: two indexes (baseline, SAC extractive), Recommended's stages
     env = {"SAC_CACHE_DIR": str(cache), "SAC_DATA_DIR": str(slower_data)}
     with browser.session(env, tmp_path / "streamlit.log") as (running, page):
         page.goto(running.url)

@@ -439,8 +439,10 @@ def _wait_for_builds(cache: Path, timeout: float = 1800) -> list[dict]:
     raise AssertionError("the background builds did not end")
 
 
-def test_compare_builds_missing_indexes_in_the_background_and_fills_in(env, demo_dir, tmp_path, monkeypatch):
-    cache = tmp_path / "fresh-cache"  # no saved index, no embedding
+def test_compare_builds_missing_indexes_in_the_background_and_fills_in(
+    env, demo_dir, tmp_path, monkeypatch, fresh_cache
+):
+    cache = fresh_cache  # no saved index, no embedding
     monkeypatch.setenv("SAC_CACHE_DIR", str(cache))
     monkeypatch.setenv("SAC_DATA_DIR", str(demo_dir))
     at = _app()
@@ -837,8 +839,10 @@ def test_review_shows_no_server_path(env, tmp_path, monkeypatch):
     assert str(tmp_path) not in shown and "sqlite" not in shown and "review database" in shown
 
 
-def test_a_new_session_while_an_index_builds_names_the_methods_it_would_lack(env, demo_dir, tmp_path, monkeypatch):
-    cache = tmp_path / "fresh-cache"  # only the baseline's index saved
+def test_a_new_session_while_an_index_builds_names_the_methods_it_would_lack(
+    env, demo_dir, tmp_path, monkeypatch, fresh_cache
+):
+    cache = fresh_cache  # only the baseline's index saved
     monkeypatch.setenv("SAC_CACHE_DIR", str(cache))
     monkeypatch.setenv("SAC_DATA_DIR", str(demo_dir))
     monkeypatch.setenv("SAC_REVIEW_DB", f"sqlite:///{tmp_path / 'review.sqlite'}")

@@ -555,11 +555,13 @@ SNAPSHOT = """() => {
 }"""
 
 
-def test_point_8_a_built_column_shows_its_chunks_while_another_still_builds(slower_data: Path, tmp_path: Path):
+def test_point_8_a_built_column_shows_its_chunks_while_another_still_builds(
+    slower_data: Path, tmp_path: Path, fresh_cache: Path
+):
     """On an empty cache Compare's columns need two indexes (Recommended ranks the baseline's, after
     preparing its stages), built one after the other; the first one's column is on screen with its
     ranked chunks while the others still show their progress."""
-    cache = tmp_path / "cache"
+    cache = fresh_cache
     env = {"SAC_CACHE_DIR": str(cache), "SAC_DATA_DIR": str(slower_data)}
     with browser.session(env, tmp_path / "streamlit.log") as (server, page):
         page.goto(f"{server.url}/?k=4")

@@ -39,8 +39,8 @@ def _embedded(cache: Path) -> int:
 
 
 @pytest.fixture
-def manager(tmp_path: Path) -> BuildManager:
-    return BuildManager(tmp_path / "cache", poll=0.05)
+def manager(fresh_cache: Path) -> BuildManager:
+    return BuildManager(fresh_cache, poll=0.05)
 
 
 def test_two_requests_share_one_build_that_reports_progress_and_ends_with_a_fresh_index(

@@ -55,8 +55,9 @@ def test_partitions_balance_the_work():
     assert partition(["a"], 8) == [["a"]] and partition([], 3) == []
 
 
-def test_ray_gives_the_same_vectors_and_metrics_as_this_process(local_ray, demo_dir, tmp_path):
+def test_ray_gives_the_same_vectors_and_metrics_as_this_process(local_ray, demo_dir, tmp_path, seed_model):
     bench = load_benchmark(demo_dir, DEMO, "full")
+    seed_model(tmp_path / "ray"), seed_model(tmp_path / "local")  # the model exported: the workers embed at once
     done = embed_ahead([(CONFIG, OpenContext.new(bench, demo_dir, tmp_path / "ray"))], RAY, progress=False, desc="x")
     pool = SAC_METHOD.pool(CONFIG, OpenContext.new(bench, demo_dir, tmp_path / "ray"))
     assert done["embedded"] == len(set(pool.indexed)) and done["summarized"] == len(bench.documents)
@@ -90,14 +91,13 @@ def dies_once(task: EmbedTask) -> dict:
     return result
 
 
-def test_a_worker_that_dies_is_retried_and_nothing_is_embedded_twice(local_ray, demo_dir, tmp_path):
+def test_a_worker_that_dies_is_retried_and_nothing_is_embedded_twice(local_ray, demo_dir, tmp_path, fresh_cache):
     bench = load_benchmark(demo_dir, DEMO, "full")
     pool = make_pool(bench, CONFIG.with_(method="baseline"), lambda chunk: chunk.text)
     by_document: dict[str, list[str]] = {}
     for chunk, text in zip(pool.chunks, pool.indexed):
         by_document.setdefault(chunk.file_path, []).append(text)
-    cache = tmp_path / "cache"
-    cache.mkdir()
+    cache = fresh_cache
     two = Executor("ray", workers=2, partitions=2)
     results = prefill_embeddings(by_document, CONFIG.model, CONFIG.backend, cache, two, task=dies_once)
     assert len(results) == 2 and len(list(cache.glob("died-*"))) == 2  # every partition died once
@@ -117,7 +117,7 @@ def test_summaries_through_ray_fill_the_summary_cache(local_ray, demo_dir, tmp_p
     assert sum(r["new"] for r in again) == 0  # a rerun only reads the cache
 
 
-def test_a_sweep_on_ray_has_the_ids_and_results_of_a_sweep_in_this_process(local_ray, demo_dir, tmp_path):
+def test_a_sweep_on_ray_has_the_ids_and_results_of_a_sweep_in_this_process(local_ray, demo_dir, tmp_path, seed_model):
     """``sac sweep --executor ray``: the embedding runs on Ray, the cells read it from the cache; the
     same sweep in this process gives the same cell ids and every metric of every query the same."""
     from sac_core.experiments import load_sweep, run_sweep
@@ -129,6 +129,7 @@ def test_a_sweep_on_ray_has_the_ids_and_results_of_a_sweep_in_this_process(local
         encoding="utf-8",
     )
     sweep = load_sweep(path)
+    seed_model(tmp_path / "cache-ray"), seed_model(tmp_path / "cache-here")
     on_ray = run_sweep(sweep, demo_dir, tmp_path / "cache-ray", tmp_path / "out-ray", progress=False, executor=RAY)
     here = run_sweep(sweep, demo_dir, tmp_path / "cache-here", tmp_path / "out-here", progress=False)
     assert list(on_ray["cell"].unique()) == list(here["cell"].unique()) and on_ray["cell"].nunique() == 2
