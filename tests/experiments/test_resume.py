@@ -30,8 +30,11 @@ def _cached(cache: Path) -> int:
         return len(c)
 
 
-def test_kill_9_during_embedding_then_rerun_equals_an_uninterrupted_run(slow_data: Path, tmp_path: Path) -> None:
+def test_kill_9_during_embedding_then_rerun_equals_an_uninterrupted_run(
+    slow_data: Path, tmp_path: Path, seed_model
+) -> None:
     data = slow_data
+    seed_model(tmp_path / "cache-a"), seed_model(tmp_path / "cache-b")  # the model exported: each run embeds at once
     killed = _evaluate(data, tmp_path / "cache-a", tmp_path / "a.csv")
     deadline = time.monotonic() + 300
     while _cached(tmp_path / "cache-a") < 64 and time.monotonic() < deadline and killed.poll() is None:
@@ -60,7 +63,9 @@ def _sweep(config: Path, data: Path, cache: Path, out: Path) -> subprocess.Popen
     return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def test_a_killed_sweep_loses_at_most_the_batch_in_flight_and_resumes(slow_data: Path, tmp_path: Path) -> None:
+def test_a_killed_sweep_loses_at_most_the_batch_in_flight_and_resumes(
+    slow_data: Path, tmp_path: Path, seed_model
+) -> None:
     """``sac sweep`` killed (SIGKILL) while it embeds ahead: every block it reported done is in the
     cache (a block is written, then reported), the rerun embeds only what is missing and says how
     much of the whole sweep is left, and the results equal those of a sweep never interrupted."""
@@ -70,6 +75,7 @@ def test_a_killed_sweep_loses_at_most_the_batch_in_flight_and_resumes(slow_data:
         '[[grid]]\nmethod = ["baseline"]\nchunk_overlap = [0, 50]\n',
         encoding="utf-8",
     )
+    seed_model(tmp_path / "cache-a"), seed_model(tmp_path / "cache-b")  # the model exported: each run embeds at once
     killed = _sweep(config, slow_data, tmp_path / "cache-a", tmp_path / "a")
     deadline = time.monotonic() + 300
     while _cached(tmp_path / "cache-a") < 96 and time.monotonic() < deadline and killed.poll() is None:
