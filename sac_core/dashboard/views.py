@@ -71,10 +71,10 @@ a.sac-cite.ok { color: #166534; } a.sac-cite.bad, a.sac-cite.missing { color: #9
 div[data-testid="stColumn"] [data-testid="stMarkdownContainer"] h4 {
   font-size: 1.1rem; line-height: 1.3; overflow-wrap: normal; word-break: normal; }  /* a method's name in
   a column: whole words, small enough that "Recommended:" fits one of five columns at 1280 px */
-[data-testid="stButtonGroup"] button[data-variant="segmented_control"] { height: auto; min-height: 2rem; }
-[data-testid="stButtonGroup"] button[data-variant="segmented_control"] * {
-  white-space: normal; overflow: visible; text-overflow: clip; text-align: center; }  /* an option wider
-  than its column (a label of one of five Review columns at 1280 px) wraps between words, never cut to "…" */
+[data-testid="stButtonGroup"] button { height: auto; min-height: 2rem; }
+[data-testid="stButtonGroup"] button * {
+  white-space: normal; overflow: visible; text-overflow: clip; text-align: center; }  /* an option of a
+  segmented control wider than its column (a label of one of five Review columns at 1280 px) wraps between words, never cut to "…" */
 </style>
 """
 
