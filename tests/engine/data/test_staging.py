@@ -85,7 +85,10 @@ def test_ctrl_c_during_sac_idnames_leaves_no_folder_and_the_rerun_succeeds(demo_
     hangs until the signal comes, so however busy the machine, the copy is never finished first."""
     out = tmp_path / "X"
     script = (
-        "import sys, time\nfrom pathlib import Path\nlink = Path.symlink_to\n"
+        # Ctrl-C raises KeyboardInterrupt as in a terminal, even where this run was started in the background
+        # (a shell without job control starts background commands with SIGINT ignored, and Python keeps that)
+        "import signal, sys, time\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "from pathlib import Path\nlink = Path.symlink_to\n"
         "def slow(self, *a, **k):\n    Path(sys.argv[1]).touch()\n    time.sleep(600)\n    return link(self, *a, **k)\n"
         "Path.symlink_to = slow\nfrom sac_core.cli.main import main\nsys.exit(main(sys.argv[2:]))\n"
     )
