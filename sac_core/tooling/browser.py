@@ -14,11 +14,11 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .warm import healthy, run_once
 
@@ -131,6 +131,21 @@ def settle(page: Any, timeout: float = 60) -> None:
         running = page.locator('[data-testid="stStatusWidget"]').count() > 0
         quiet = 0 if running else quiet + 1
         page.wait_for_timeout(400)
+
+
+T = TypeVar("T")
+
+
+def eventually(read: Callable[[], T], want: Callable[[T], bool], what: str, timeout: float = STEP_TIMEOUT / 1000) -> T:
+    """What ``read`` gives once ``want`` holds, read every 0.2 s: a page run under load may still be
+    writing (a database row, a file) when the page looks quiet. Fails after ``timeout`` seconds, saying
+    ``what`` and what it read last."""
+    deadline = time.monotonic() + timeout
+    while not want(value := read()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: still {value!r}")
+        time.sleep(0.2)
+    return value
 
 
 def wait_for_count(page: Any, selector: str, count: int, timeout: float = 240) -> None:

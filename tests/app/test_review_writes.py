@@ -121,14 +121,7 @@ def _answer_labels(served: Served, sid: int, reviewer: str) -> Rows:
 
 def _until(read: Callable[[], Rows], want: Callable[[Rows], bool], what: str) -> Rows:
     """Poll the database until ``want`` holds (a page run may still be writing); fail saying what."""
-    deadline = time.monotonic() + WAIT
-    while True:
-        rows = read()
-        if want(rows):
-            return rows
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: the database holds {rows}")
-        time.sleep(0.2)
+    return browser.eventually(read, want, what, timeout=WAIT)
 
 
 def _steady(read: Callable[[], Rows], expected: Rows, what: str) -> None:

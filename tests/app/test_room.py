@@ -16,11 +16,9 @@ import json
 import os
 import re
 import socket
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 from sqlalchemy import select
@@ -210,9 +208,6 @@ def _open_review(page, room: Room, name: str = "alice", session: str = "on the d
     settle(page)
 
 
-T = TypeVar("T")
-
-
 def _labels(db_url: str, reviewer: str) -> dict[int, tuple[str | None, str]]:
     db = rv.ReviewDB(db_url)
     with db.session() as s:
@@ -224,16 +219,6 @@ def _answer_labels(db_url: str, reviewer: str) -> dict[int, tuple[str | None, st
     with db.session() as s:
         rows = s.scalars(select(AnswerLabel).where(AnswerLabel.reviewer == reviewer))
         return {r.answer_id: (r.label, r.note) for r in rows}
-
-
-def _eventually(read: Callable[[], T], want: Callable[[T], bool]) -> T:
-    """What ``read`` gives once ``want`` holds: a page run under load may still be writing when the page
-    looks quiet. Fails after ``STEP_TIMEOUT`` with what it last read."""
-    deadline = time.monotonic() + STEP_TIMEOUT / 1000
-    while not want(value := read()):
-        assert time.monotonic() < deadline, f"the database still holds {value!r}"
-        time.sleep(0.2)
-    return value
 
 
 def _overflowing(page, selector: str) -> list[str]:
@@ -304,7 +289,7 @@ def test_point_2_notes_are_kept_with_or_without_a_label(room: Room, sessions, pa
     note.press("Tab")
     settle(page)
     bob = lambda: _labels(room.review_db, "bob")
-    ((chunk, stored),) = _eventually(bob, lambda rows: len(rows) == 1).items()
+    ((chunk, stored),) = browser.eventually(bob, lambda rows: len(rows) == 1, "bob's note").items()
     assert stored == (None, "clause 7 of the other NDA")  # stored without a label
     page.reload()
     _open_review(page, room, "bob")
@@ -318,7 +303,9 @@ def test_point_2_notes_are_kept_with_or_without_a_label(room: Room, sessions, pa
     settle(page)
     page.keyboard.press("1")
     settle(page)
-    _eventually(bob, lambda rows: rows[chunk] == ("relevant", "typed, then key 1"))  # not an empty note
+    browser.eventually(
+        bob, lambda rows: rows[chunk] == ("relevant", "typed, then key 1"), "bob's label"
+    )  # not an empty note
     sync_api.expect(page.get_by_placeholder("note (optional)").first).to_have_value(
         "typed, then key 1", timeout=STEP_TIMEOUT
     )
@@ -328,13 +315,17 @@ def test_point_2_notes_are_kept_with_or_without_a_label(room: Room, sessions, pa
     answer.locator("button").filter(has_text="unsupported by the excerpts").click()
     settle(page)
     answers = lambda: _answer_labels(room.review_db, "bob")
-    ((answer_id, stored),) = _eventually(answers, lambda rows: len(rows) == 1).items()
+    ((answer_id, stored),) = browser.eventually(answers, lambda rows: len(rows) == 1, "the answer's label").items()
     assert stored == ("unsupported", "")
     answer_note = page.get_by_placeholder("note on the answer (optional)").first
     answer_note.fill("the excerpts say nothing of it")
     answer_note.press("Tab")
     settle(page)
-    _eventually(answers, lambda rows: rows == {answer_id: ("unsupported", "the excerpts say nothing of it")})
+    browser.eventually(
+        answers,
+        lambda rows: rows == {answer_id: ("unsupported", "the excerpts say nothing of it")},
+        "the answer's note",
+    )
     assert _labels(room.review_db, "bob")[chunk] == ("relevant", "typed, then key 1")  # the chunk's untouched
 
 
