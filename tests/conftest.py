@@ -63,11 +63,12 @@ def embed_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def model_export(embed_cache: Path) -> Path:
     """The session cache's ``onnx/`` folder, holding the default model's ONNX export and its description."""
+    from sac_core.engine import store
     from sac_core.engine.embedding import DEFAULT_MODEL, resolve_model_path
     from sac_core.engine.embedding.onnx_encoder import OnnxEncoder
 
     OnnxEncoder(resolve_model_path(DEFAULT_MODEL), embed_cache)  # exports once, if no test did yet
-    return embed_cache / "onnx"
+    return store.folder(embed_cache, "onnx")
 
 
 @pytest.fixture(scope="session")
@@ -77,7 +78,7 @@ def seed_model(model_export: Path) -> Callable[[Path], Path]:
     processes it starts (workers, servers, Ray) embed without importing torch at all."""
 
     def seed(cache: Path) -> Path:
-        shutil.copytree(model_export, cache / "onnx", copy_function=os.link)
+        shutil.copytree(model_export, cache / model_export.name, copy_function=os.link)  # the store's folder name
         return cache
 
     return seed

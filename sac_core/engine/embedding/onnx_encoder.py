@@ -111,7 +111,7 @@ def _tokenizer(about: dict):
     return tokenizer
 
 
-def _describe(st) -> dict:
+def _describe(st, model_path: str) -> dict:
     """What the model's own sentence-transformers config says it is: its tokenizer (as JSON), where it
     truncates and pads, its pooling (mean or CLS) and its dimension."""
     pooling = next((m for m in st if type(m).__name__ == "Pooling"), None)
@@ -119,7 +119,7 @@ def _describe(st) -> dict:
         "cls" if getattr(pooling, "pooling_mode_cls_token", None) else "mean"
     )
     if mode not in ("mean", "cls"):
-        raise ValueError(f"ONNX backend supports mean or CLS pooling, this model uses {mode!r}")
+        raise ValueError(f"ONNX backend supports mean or CLS pooling, {model_path} uses {mode!r}")
     hf = st.tokenizer
     return {
         "max_length": int(st.max_seq_length or 512),
@@ -140,7 +140,7 @@ def _export(model_path: str, path: Path, described: Path) -> None:
     from sentence_transformers import SentenceTransformer
 
     st = SentenceTransformer(model_path, device="cpu")
-    about = _describe(st)
+    about = _describe(st, model_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         _export_onnx(st, path)
