@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,8 +163,33 @@ def lbr_mini_sweep(embed_cache, tmp_path_factory) -> Path:
     return root
 
 
-def test_open_in_compare_asks_first_says_the_total_and_offers_the_smaller_protocol(env, lbr_mini_sweep, monkeypatch):
+def _without_indexes_of(cache: Path, protocol: str, to: Path, seed_model: Callable[[Path], Path]) -> Path:
+    """A copy of ``cache`` (the model's export hard-linked) without its indexes of ``protocol``: another
+    test of this worker's session may have saved them there (``sac evaluate`` saves the indexes it
+    builds, and its default protocol is lbr-mini), and this test needs them missing."""
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        if Path(folder) == cache:
+            return {"onnx", "builds"} & set(names)
+        if Path(folder).name != "indexes":
+            return set()
+        manifests = {n: Path(folder, n, "manifest.json") for n in names}
+        return {
+            n
+            for n, m in manifests.items()
+            if m.is_file() and json.loads(m.read_text())["settings"].get("protocol") == protocol
+        }
+
+    shutil.copytree(cache, to, ignore=ignore)
+    return seed_model(to)
+
+
+def test_open_in_compare_asks_first_says_the_total_and_offers_the_smaller_protocol(
+    env, lbr_mini_sweep, monkeypatch, tmp_path, seed_model
+):
     """Point 9: opening a query of another protocol's sweep switched the sidebar and built at once."""
+    env = _without_indexes_of(env, "lbr-mini", tmp_path / "cache", seed_model)
+    monkeypatch.setenv("SAC_CACHE_DIR", str(env))
     monkeypatch.setenv("SAC_RESULTS_DIR", str(lbr_mini_sweep))
     at = _app("app_pages/curves.py")
     query = at.dataframe[-1].value["query"].iloc[0]
