@@ -6,6 +6,7 @@ and errors.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Callable, Sequence
@@ -18,7 +19,7 @@ import streamlit as st
 from sac_core.dashboard import answers, builds, compare, curves, demo_picks, maps, state, tune, views
 
 from . import caches
-from .prepare_ui import prepare_note
+from .prepare_ui import prepare_note, prepare_total
 from .sidebar import API_KEY, api_key
 
 if TYPE_CHECKING:  # names only: pages call the project through sac_core.dashboard
@@ -136,10 +137,10 @@ def workspace(s: state.Settings, columns: Sequence[Column]) -> tuple[Workspace |
         st.stop()
     if pending:
         jobs = [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending]
-        if not s.source.demo:  # real data, not prebuilt: the total, the one command, the demo meanwhile
-            manager = caches.build_manager(s.cache_dir)
-            prepare_note(s, bench, jobs, {job.key: manager.status(job.key) for job in jobs})
-        build_panel(s, jobs, api_key(s))
+        real = not s.source.demo  # real data, not prebuilt: the one command, the demo meanwhile, the total
+        if real:
+            prepare_note(s, bench, jobs)
+        build_panel(s, jobs, api_key(s), total=functools.partial(prepare_total, s, bench, jobs) if real else None)
     return compare.workspace(bench, columns, opened, data), pending
 
 
@@ -206,9 +207,15 @@ def cached_answer(
     return answers.cached_answer(answerer, question, result.hits, query.gold_files if query is not None else None)
 
 
-def build_panel(s: state.Settings, jobs: Sequence[builds.BuildJob], key: str | None = None) -> None:
+def build_panel(
+    s: state.Settings,
+    jobs: Sequence[builds.BuildJob],
+    key: str | None = None,
+    total: Callable[[dict[str, builds.BuildStatus | None]], None] | None = None,
+) -> None:
     """Ask for ``jobs`` in the background (joining builds already running) and show their progress,
-    with Cancel; the page reruns when they have all ended. Nothing blocks: other pages stay usable."""
+    with Cancel (and above it ``total``, drawn from their statuses at each refresh); the page reruns
+    when they have all ended. Nothing blocks: other pages stay usable."""
     manager = caches.build_manager(s.cache_dir)
     stopped = st.session_state.setdefault("sac_builds_stopped", set())  # cancelled or failed here: not restarted
     for job in jobs:
@@ -220,17 +227,25 @@ def build_panel(s: state.Settings, jobs: Sequence[builds.BuildJob], key: str | N
         "pages, and any index already built, keep working; this page fills in when the build ends.",
         icon=":material/hourglass_top:",
     )
-    _progress(s.cache_dir, [job.key for job in jobs], [job.label for job in jobs])
+    _progress(s.cache_dir, [job.key for job in jobs], [job.label for job in jobs], total)
 
 
 @st.fragment(run_every=1.0)
-def _progress(cache_dir: Path, keys: list[str], labels: list[str]) -> None:
+def _progress(
+    cache_dir: Path,
+    keys: list[str],
+    labels: list[str],
+    total: Callable[[dict[str, builds.BuildStatus | None]], None] | None = None,
+) -> None:
     manager = caches.build_manager(cache_dir)
     stopped = st.session_state.setdefault("sac_builds_stopped", set())
     seen: dict[str, str] = st.session_state.setdefault("sac_builds_seen", {})  # key → state at the last look
+    statuses = {key: manager.status(key) for key in keys}
+    if total is not None:
+        total(statuses)
     active = finished = False
     for key, label in zip(keys, labels):
-        status = manager.status(key) or builds.BuildStatus(key, label, "queued")
+        status = statuses[key] or builds.BuildStatus(key, label, "queued")
         finished |= status.state == "done" and seen.get(key) in builds.ACTIVE
         seen[key] = status.state
         row = st.columns([6, 1])

@@ -117,6 +117,27 @@ class BuildStatus:
         return f"{self.label}: {self.state}"
 
 
+# Texts embedded per second on a 2-core laptop, for estimates until a build here measures its own:
+# `sac bench` (j), the cold build of Compare's three lbr-mini indexes, 51 texts/s (results/bench-lbr-mini.txt).
+DEFAULT_EMBED_RATE = 50.0
+RATE_FILE = "embed-rate.json"  # in the builds folder: the last rate an embedding build measured here
+MEASURE_AFTER = 10.0  # seconds of an embedding stage before its rate stands for the machine's
+
+
+def embed_rate(cache_dir: Path, statuses: Iterable[BuildStatus | None] = ()) -> float:
+    """Texts per second this machine embeds, for every estimate of a page: the builds embedding now
+    (their rates summed: parallel builds share the cores), else the last rate a build measured with
+    this cache (:data:`RATE_FILE`), else :data:`DEFAULT_EMBED_RATE`."""
+    running = [s.rate for s in statuses if s is not None and s.active and s.unit == "texts" and s.rate > 0]
+    if running:
+        return sum(running)
+    try:
+        measured = float(json.loads((store.folder(cache_dir, "builds") / RATE_FILE).read_text("utf-8"))["rate"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return DEFAULT_EMBED_RATE
+    return measured if measured > 0 else DEFAULT_EMBED_RATE
+
+
 def fmt_duration(seconds: float) -> str:
     """``45 s``, ``3 min``, ``1 h 05 min``."""
     if seconds < 90:
@@ -174,6 +195,8 @@ class _Reporter:
         rate = done / elapsed if elapsed > 0 and done else 0.0
         eta = (total - done) / rate if rate else None
         self.write(stage=stage, unit=unit, done=done, total=total, rate=rate, eta_s=eta)
+        if unit == "texts" and rate > 0 and elapsed >= MEASURE_AFTER:  # the machine's rate, for later estimates
+            _write_json(self.path.parent / RATE_FILE, {"rate": rate, "measured": time.time()})
 
 
 def run_job(job: BuildJob, status_path: Path, api_key: str | None = None) -> None:
@@ -235,10 +258,14 @@ def _start_worker(job: BuildJob, status_path: Path, api_key: str | None) -> subp
 
 
 def write_status(path: Path, status: BuildStatus) -> None:
+    _write_json(path, asdict(status))
+
+
+def _write_json(path: Path, value: dict[str, Any]) -> None:
     """Atomically: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(asdict(status)), encoding="utf-8")
+    tmp.write_text(json.dumps(value), encoding="utf-8")
     tmp.replace(path)
 
 

@@ -18,7 +18,7 @@ from .builds import fmt_duration as fmt_duration  # re-exported for the page
 from .builds import index_saved
 from .compare import compare_columns
 from .state import Settings
-from .tune_stops import EMBED_RATE, build_cost
+from .tune_stops import build_cost
 
 SMALLER = "lbr-mini"  # the protocol with the fewest documents: the dashboard's own
 
@@ -27,7 +27,7 @@ SMALLER = "lbr-mini"  # the protocol with the fewest documents: the dashboard's 
 class OpenPlan:
     """What opening a query on Compare at ``protocol`` would do: ``switch`` the sidebar (its protocol
     or datasets differ), build ``indexes`` indexes for the ``missing`` columns first (``texts`` chunks
-    to embed: an upper bound, the embedding cache may hold some)."""
+    to embed: an upper bound, the embedding cache may hold some) at ``rate`` texts per second."""
 
     protocol: str
     datasets: tuple[str, ...]
@@ -35,6 +35,7 @@ class OpenPlan:
     missing: tuple[str, ...]
     indexes: int
     texts: int
+    rate: float
 
     @property
     def ready(self) -> bool:
@@ -43,7 +44,7 @@ class OpenPlan:
 
     @property
     def seconds(self) -> float:
-        return self.texts / EMBED_RATE
+        return self.texts / self.rate
 
     def describe(self, sidebar: str) -> str:
         """The plan in one sentence (Markdown-free text), e.g. "switches the sidebar's protocol from …"."""
@@ -56,7 +57,7 @@ class OpenPlan:
             parts.append(
                 f"builds {self.indexes} index{'es' if self.indexes != 1 else ''} first (for "
                 f"{', '.join(self.missing)}): about {self.texts:,} texts to embed, about "
-                f"{fmt_duration(self.seconds)} in all at about {EMBED_RATE:.0f} texts/s (fewer when the embedding "
+                f"{fmt_duration(self.seconds)} in all at about {self.rate:.0f} texts/s (fewer when the embedding "
                 f"cache holds some; the command sac index --protocol {self.protocol} prepares them ahead)"
             )
         return " and ".join(parts) if parts else "opens at once"
@@ -74,7 +75,9 @@ def open_plan(
     ]
     cost = build_cost({c.name: c.config for c in missing}, bench, s.cache_dir)
     switch = (protocol, tuple(datasets)) != (s.protocol, tuple(s.datasets))
-    return OpenPlan(protocol, tuple(datasets), switch, tuple(c.name for c in missing), cost.indexes, cost.texts)
+    return OpenPlan(
+        protocol, tuple(datasets), switch, tuple(c.name for c in missing), cost.indexes, cost.texts, cost.rate
+    )
 
 
 def alternative(s: Settings, protocol: str) -> str | None:

@@ -3,8 +3,8 @@ building all of them takes in total (not only the one running), the one command 
 everything ahead (``sac index``), and that the demo corpus works meanwhile.
 
 The total is an estimate: the texts each distinct index still embeds (a running build's own count,
-else the documents' characters over the chunk size) over the embedding rate a running build
-measures, else :data:`EMBED_RATE`. A column that works on another column's index (the recommended
+else the documents' characters over the chunk size) over this machine's embedding rate
+(:func:`.builds.embed_rate`: the running builds', else the last one measured). A column that works on another column's index (the recommended
 method on the baseline's) adds no index of its own.
 """
 
@@ -17,9 +17,7 @@ from pathlib import Path
 
 from ..engine.data import Benchmark
 from ..experiments.index_store import index_key
-from .builds import BuildJob, BuildStatus, fmt_duration
-
-EMBED_RATE = 80.0  # texts per second: MiniLM on two cores (docs/getting-started.md), until a build measures its own
+from .builds import BuildJob, BuildStatus, embed_rate, fmt_duration
 
 
 @dataclass(frozen=True)
@@ -60,12 +58,13 @@ def plan(
     statuses: Mapping[str, BuildStatus | None],
     *,
     data_dir: Path,
+    cache_dir: Path,
     protocol: str,
     datasets: Sequence[str],
     offered: Sequence[str],
 ) -> Plan:
     """The total of building ``jobs`` (one per column waiting; ``statuses`` by job key, None: not
-    asked yet), and the ``sac index`` command for the data folder, protocol and datasets in use
+    asked yet; ``cache_dir`` holds them), and the ``sac index`` command for the data folder, protocol and datasets in use
     (``offered``: every dataset of the folder: then ``all``)."""
     per_index: dict[str, int] = {}
     built: set[str] = set()  # an index a finished build saved: a column on it only opens it
@@ -74,8 +73,7 @@ def plan(
         built |= {key} if status is not None and status.state == "done" else set()
         per_index[key] = max(per_index.get(key, 0), _texts(bench, job, status))
     per_index = {key: 0 if key in built else texts for key, texts in per_index.items()}
-    running = [s.rate for s in statuses.values() if s is not None and s.active and s.unit == "texts" and s.rate > 0]
-    rate = max(running, default=EMBED_RATE)
+    rate = embed_rate(cache_dir, statuses.values())
     texts = sum(per_index.values())
     chosen = "all" if set(datasets) >= set(offered) else ",".join(datasets)
     command = shlex.join(["sac", "index", "--data", str(data_dir), "--protocol", protocol, "--datasets", chosen])

@@ -20,12 +20,9 @@ from ..engine.data import Benchmark, read_table
 from ..experiments import RunConfig
 from ..experiments.cells import SweepFolder
 from ..experiments.index_store import index_folder, index_key
-from .builds import fmt_duration
+from .builds import embed_rate, fmt_duration
 from .tune import estimated_chunks
 
-# Texts embedded per second while indexes are built on a 2-core laptop: `sac bench` (j), the cold build
-# of Compare's three lbr-mini indexes, 51 texts/s (results/bench-lbr-mini.txt). Estimates only.
-EMBED_RATE = 50.0
 # A slider of Tune → the results column of its setting.
 COLUMNS: dict[str, str] = {"chunk_size": "chunk_size", "chars": "summary_chars", "semantic_weight": "semantic_weight"}
 
@@ -65,11 +62,13 @@ def stops(instant: Iterable, current: object) -> list:
 @dataclass(frozen=True)
 class BuildCost:
     """What building a setting's missing cells takes: ``indexes`` to build (each about ``chunks``
-    chunks to embed; a cell whose index is saved only retrieves), ``cells`` to evaluate."""
+    chunks to embed; a cell whose index is saved only retrieves), ``cells`` to evaluate, at ``rate``
+    texts per second (:func:`.builds.embed_rate`)."""
 
     cells: int
     indexes: int
     chunks: int
+    rate: float
 
     @property
     def texts(self) -> int:
@@ -77,7 +76,7 @@ class BuildCost:
 
     @property
     def seconds(self) -> float:
-        return self.texts / EMBED_RATE
+        return self.texts / self.rate
 
     def describe(self) -> str:
         """``about 19,293 chunks to embed for each of 2 indexes: about 13 min at about 50 texts/s``."""
@@ -87,7 +86,7 @@ class BuildCost:
             )
         return (
             f"about {self.chunks:,} chunks to embed for each of {self.indexes} index{'es' if self.indexes > 1 else ''}, "
-            f"then every query retrieved: about {fmt_duration(self.seconds)} at about {EMBED_RATE:.0f} texts/s "
+            f"then every query retrieved: about {fmt_duration(self.seconds)} at about {self.rate:.0f} texts/s "
             "(less when the embedding cache holds some)"
         )
 
@@ -102,4 +101,4 @@ def build_cost(configs: Mapping[str, RunConfig], bench: Benchmark, cache_dir: Pa
         if c.method_plugin.indexer() is not None and not (index_folder(cache_dir, c) / "manifest.json").is_file()
     }
     size = next(iter(configs.values())).chunk_size if configs else 1
-    return BuildCost(len(configs), len(unsaved), estimated_chunks(bench, size))
+    return BuildCost(len(configs), len(unsaved), estimated_chunks(bench, size), embed_rate(cache_dir))

@@ -12,20 +12,42 @@ from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import RunConfig
 
 
-def test_the_total_counts_every_index_once_and_a_running_builds_own_rate(demo_bench):
+def test_the_total_counts_every_index_once_and_a_running_builds_own_rate(demo_bench, tmp_path):
     base = RunConfig(protocol="lbr-mini", datasets=tuple(demo_bench.datasets), summary=SummaryConfig(provider="file"))
     jobs = [compare.index_job(c, Path("/data/lbr"), Path("/cache")) for c in compare.compare_columns(base)]
     per_index = sum(len(d.text) for d in demo_bench.documents.values()) // base.chunk_size
-    plan = prepare.plan(demo_bench, jobs, {}, data_dir=Path("/data/lbr"), protocol="lbr-mini",
+    plan = prepare.plan(demo_bench, jobs, {}, data_dir=Path("/data/lbr"), cache_dir=tmp_path, protocol="lbr-mini",
                         datasets=demo_bench.datasets, offered=demo_bench.datasets)  # fmt: skip
     assert plan.indexes == 2 and plan.texts == 2 * per_index  # Recommended works on the baseline's index
-    assert plan.seconds == pytest.approx(2 * per_index / prepare.EMBED_RATE)
+    assert plan.seconds == pytest.approx(2 * per_index / builds.DEFAULT_EMBED_RATE)  # nothing measured yet
     assert plan.command == "sac index --data /data/lbr --protocol lbr-mini --datasets all"
     assert plan.describe().startswith(f"3 columns wait for 2 indexes: about {2 * per_index:,} texts to embed")
     running = builds.BuildStatus(jobs[1].key, "SAC generic", "running", "embedding", 400, 1000, rate=40.0)
     done = builds.BuildStatus(jobs[0].key, "Baseline", "done")
     later = prepare.plan(demo_bench, jobs, {jobs[0].key: done, jobs[1].key: running}, data_dir=Path("/d x"),
-                         protocol="full", datasets=demo_bench.datasets[:1], offered=demo_bench.datasets)  # fmt: skip
+                         cache_dir=tmp_path, protocol="full", datasets=demo_bench.datasets[:1], offered=demo_bench.datasets)  # fmt: skip
     assert later.texts == 600 and later.seconds == pytest.approx(600 / 40)  # the baseline's index is built
     assert later.indexes == 1
     assert later.command == f"sac index --data '/d x' --protocol full --datasets {demo_bench.datasets[0]}"
+
+
+def test_the_rate_is_the_running_builds_else_the_last_measured_here_else_the_default(tmp_path):
+    """Issue 45: the total said "about 7 min in all" (80 texts/s assumed) beside a build's own "about
+    21 min left" (22 texts/s measured): every estimate now takes the rate this machine measured."""
+    assert builds.embed_rate(tmp_path) == builds.DEFAULT_EMBED_RATE
+    status = tmp_path / "builds" / "job.json"
+    report = builds._Reporter(
+        status, builds.BuildJob("index", tmp_path, tmp_path, RunConfig(protocol="full"), "Baseline"), every=0
+    )
+    report.step("embedding", "texts", 100, 1000)  # the stage's clock starts: no rate yet
+    assert builds.embed_rate(tmp_path) == builds.DEFAULT_EMBED_RATE
+    report._t0 -= 20.0  # 20 s into the stage: 220 texts, 11 texts/s
+    report.step("embedding", "texts", 220, 1000)
+    assert builds.embed_rate(tmp_path) == pytest.approx(11.0, rel=0.01)  # measured, for later estimates
+    running = [
+        builds.BuildStatus("a", "A", "running", "embedding", 10, 100, rate=9.0),
+        builds.BuildStatus("b", "B", "running", "embedding", 10, 100, rate=8.0),
+        builds.BuildStatus("c", "C", "running", "chunking", 3, 9, rate=2.0, unit="documents"),
+        None,
+    ]
+    assert builds.embed_rate(tmp_path, running) == 17.0  # parallel builds share the cores: their sum
