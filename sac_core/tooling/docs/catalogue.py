@@ -321,6 +321,7 @@ BLOCKS: tuple[Block, ...] = (
     Block("bench-lbr-mini", "", kind="text", file="bench-lbr-mini.txt"),
     Block("bench-passages", "", kind="text", file="bench-passages-lbr-mini.txt"),
     Block("bench-room", "", kind="text", file="bench-room.txt"),
+    Block("bench-first-paint", "", kind="text", file="bench-first-paint.txt"),
     Block("floor-paper", "", kind="text", file="floor-paper.txt"),
     Block("bench-scale", "", kind="text", file="bench-scale.txt"),
 )
