@@ -40,6 +40,7 @@ from ..experiments.identity import cell_inputs
 from ..experiments.index_store import embed_queries, index_folder, index_key
 from ..experiments.loading import PluginError, import_plugin
 from ..experiments.sweep import evaluate_cell
+from .rates import MEASURE_AFTER, RATE_FILE
 
 KINDS = ("index", "cell")
 ACTIVE = ("queued", "running")
@@ -99,6 +100,11 @@ class BuildStatus:
         return self.state in ACTIVE
 
     @property
+    def embedding(self) -> float:
+        """Texts per second while this build embeds, else 0 (what :func:`.rates.embed_rate` sums)."""
+        return self.rate if self.active and self.unit == "texts" else 0.0
+
+    @property
     def fraction(self) -> float:
         return min(1.0, self.done / self.total) if self.total else 0.0
 
@@ -115,27 +121,6 @@ class BuildStatus:
         if self.state == "failed":
             return f"{self.label}: failed: {self.error}"
         return f"{self.label}: {self.state}"
-
-
-# Texts embedded per second on a 2-core laptop, for estimates until a build here measures its own:
-# `sac bench` (j), the cold build of Compare's three lbr-mini indexes, 51 texts/s (results/bench-lbr-mini.txt).
-DEFAULT_EMBED_RATE = 50.0
-RATE_FILE = "embed-rate.json"  # in the builds folder: the last rate an embedding build measured here
-MEASURE_AFTER = 10.0  # seconds of an embedding stage before its rate stands for the machine's
-
-
-def embed_rate(cache_dir: Path, statuses: Iterable[BuildStatus | None] = ()) -> float:
-    """Texts per second this machine embeds, for every estimate of a page: the builds embedding now
-    (their rates summed: parallel builds share the cores), else the last rate a build measured with
-    this cache (:data:`RATE_FILE`), else :data:`DEFAULT_EMBED_RATE`."""
-    running = [s.rate for s in statuses if s is not None and s.active and s.unit == "texts" and s.rate > 0]
-    if running:
-        return sum(running)
-    try:
-        measured = float(json.loads((store.folder(cache_dir, "builds") / RATE_FILE).read_text("utf-8"))["rate"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return DEFAULT_EMBED_RATE
-    return measured if measured > 0 else DEFAULT_EMBED_RATE
 
 
 def fmt_duration(seconds: float) -> str:

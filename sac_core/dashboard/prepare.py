@@ -4,7 +4,7 @@ everything ahead (``sac index``), and that the demo corpus works meanwhile.
 
 The total is an estimate: the texts each distinct index still embeds (a running build's own count,
 else the documents' characters over the chunk size) over this machine's embedding rate
-(:func:`.builds.embed_rate`: the running builds', else the last one measured). A column that works on another column's index (the recommended
+(:func:`.rates.embed_rate`: the running builds', else the last one measured). A column that works on another column's index (the recommended
 method on the baseline's) adds no index of its own.
 """
 
@@ -17,7 +17,8 @@ from pathlib import Path
 
 from ..engine.data import Benchmark
 from ..experiments.index_store import index_key
-from .builds import BuildJob, BuildStatus, embed_rate, fmt_duration
+from .builds import BuildJob, BuildStatus, fmt_duration
+from .rates import embed_rate
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def plan(
         built |= {key} if status is not None and status.state == "done" else set()
         per_index[key] = max(per_index.get(key, 0), _texts(bench, job, status))
     per_index = {key: 0 if key in built else texts for key, texts in per_index.items()}
-    rate = embed_rate(cache_dir, statuses.values())
+    rate = embed_rate(cache_dir, [s.embedding for s in statuses.values() if s is not None])
     texts = sum(per_index.values())
     chosen = "all" if set(datasets) >= set(offered) else ",".join(datasets)
     command = shlex.join(["sac", "index", "--data", str(data_dir), "--protocol", protocol, "--datasets", chosen])

@@ -20,7 +20,8 @@ from ..engine.data import Benchmark, read_table
 from ..experiments import RunConfig
 from ..experiments.cells import SweepFolder
 from ..experiments.index_store import index_folder, index_key
-from .builds import embed_rate, fmt_duration
+from .builds import fmt_duration
+from .rates import embed_rate
 from .tune import estimated_chunks
 
 # A slider of Tune → the results column of its setting.
@@ -63,7 +64,7 @@ def stops(instant: Iterable, current: object) -> list:
 class BuildCost:
     """What building a setting's missing cells takes: ``indexes`` to build (each about ``chunks``
     chunks to embed; a cell whose index is saved only retrieves), ``cells`` to evaluate, at ``rate``
-    texts per second (:func:`.builds.embed_rate`)."""
+    texts per second (:func:`.rates.embed_rate`)."""
 
     cells: int
     indexes: int

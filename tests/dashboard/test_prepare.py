@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sac_core.dashboard import builds, compare, prepare
+from sac_core.dashboard import builds, compare, prepare, rates
 from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import RunConfig
 
@@ -19,7 +19,7 @@ def test_the_total_counts_every_index_once_and_a_running_builds_own_rate(demo_be
     plan = prepare.plan(demo_bench, jobs, {}, data_dir=Path("/data/lbr"), cache_dir=tmp_path, protocol="lbr-mini",
                         datasets=demo_bench.datasets, offered=demo_bench.datasets)  # fmt: skip
     assert plan.indexes == 2 and plan.texts == 2 * per_index  # Recommended works on the baseline's index
-    assert plan.seconds == pytest.approx(2 * per_index / builds.DEFAULT_EMBED_RATE)  # nothing measured yet
+    assert plan.seconds == pytest.approx(2 * per_index / rates.DEFAULT_EMBED_RATE)  # nothing measured yet
     assert plan.command == "sac index --data /data/lbr --protocol lbr-mini --datasets all"
     assert plan.describe().startswith(f"3 columns wait for 2 indexes: about {2 * per_index:,} texts to embed")
     running = builds.BuildStatus(jobs[1].key, "SAC generic", "running", "embedding", 400, 1000, rate=40.0)
@@ -34,20 +34,20 @@ def test_the_total_counts_every_index_once_and_a_running_builds_own_rate(demo_be
 def test_the_rate_is_the_running_builds_else_the_last_measured_here_else_the_default(tmp_path):
     """Issue 45: the total said "about 7 min in all" (80 texts/s assumed) beside a build's own "about
     21 min left" (22 texts/s measured): every estimate now takes the rate this machine measured."""
-    assert builds.embed_rate(tmp_path) == builds.DEFAULT_EMBED_RATE
+    assert rates.embed_rate(tmp_path) == rates.DEFAULT_EMBED_RATE
     status = tmp_path / "builds" / "job.json"
     report = builds._Reporter(
         status, builds.BuildJob("index", tmp_path, tmp_path, RunConfig(protocol="full"), "Baseline"), every=0
     )
     report.step("embedding", "texts", 100, 1000)  # the stage's clock starts: no rate yet
-    assert builds.embed_rate(tmp_path) == builds.DEFAULT_EMBED_RATE
+    assert rates.embed_rate(tmp_path) == rates.DEFAULT_EMBED_RATE
     report._t0 -= 20.0  # 20 s into the stage: 220 texts, 11 texts/s
     report.step("embedding", "texts", 220, 1000)
-    assert builds.embed_rate(tmp_path) == pytest.approx(11.0, rel=0.01)  # measured, for later estimates
+    assert rates.embed_rate(tmp_path) == pytest.approx(11.0, rel=0.01)  # measured, for later estimates
     running = [
         builds.BuildStatus("a", "A", "running", "embedding", 10, 100, rate=9.0),
         builds.BuildStatus("b", "B", "running", "embedding", 10, 100, rate=8.0),
         builds.BuildStatus("c", "C", "running", "chunking", 3, 9, rate=2.0, unit="documents"),
-        None,
     ]
-    assert builds.embed_rate(tmp_path, running) == 17.0  # parallel builds share the cores: their sum
+    assert [s.embedding for s in running] == [9.0, 8.0, 0.0]  # chunking documents is not embedding
+    assert rates.embed_rate(tmp_path, [9.0, 8.0]) == 17.0  # parallel builds share the cores: their sum

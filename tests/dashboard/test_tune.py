@@ -9,7 +9,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from sac_core.dashboard import builds, tune, tune_stops
+from sac_core.dashboard import rates, tune, tune_stops
 from sac_core.engine.data import load_benchmark
 from sac_core.engine.metrics import METRICS
 from sac_core.engine.summaries import SummaryConfig
@@ -246,6 +246,6 @@ def test_the_sliders_stop_at_computed_settings_and_any_other_has_its_cost(publis
     cost = tune_stops.build_cost(missing, bench, tmp_path / "empty-cache")
     assert (cost.cells, cost.indexes, cost.chunks) == (2, 2, tune.estimated_chunks(bench, 450))
     assert cost.texts == 2 * cost.chunks and cost.seconds == pytest.approx(
-        cost.texts / builds.DEFAULT_EMBED_RATE
+        cost.texts / rates.DEFAULT_EMBED_RATE
     )  # nothing measured there
     assert cost.describe().startswith(f"about {cost.chunks:,} chunks to embed for each of 2 indexes, then every query")
