@@ -181,7 +181,7 @@ class _Reporter:
         eta = (total - done) / rate if rate else None
         self.write(stage=stage, unit=unit, done=done, total=total, rate=rate, eta_s=eta)
         if unit == "texts" and rate > 0 and elapsed >= MEASURE_AFTER:  # the machine's rate, for later estimates
-            _write_json(self.path.parent / RATE_FILE, {"rate": rate, "measured": time.time()})
+            _write_atomic(self.path.parent / RATE_FILE, f"{rate:.3f}\n")
 
 
 def run_job(job: BuildJob, status_path: Path, api_key: str | None = None) -> None:
@@ -243,14 +243,14 @@ def _start_worker(job: BuildJob, status_path: Path, api_key: str | None) -> subp
 
 
 def write_status(path: Path, status: BuildStatus) -> None:
-    _write_json(path, asdict(status))
+    _write_atomic(path, json.dumps(asdict(status)))
 
 
-def _write_json(path: Path, value: dict[str, Any]) -> None:
-    """Atomically: a reader never sees half a file."""
+def _write_atomic(path: Path, text: str) -> None:
+    """A reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(value), encoding="utf-8")
+    tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
 
 

@@ -7,7 +7,6 @@ A background build (:mod:`.builds`) writes the rate it measures while it embeds 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -16,7 +15,9 @@ from ..engine import store
 # Texts embedded per second on a 2-core laptop, for estimates until a build here measures its own:
 # `sac bench` (j), the cold build of Compare's three lbr-mini indexes, 51 texts/s (results/bench-lbr-mini.txt).
 DEFAULT_EMBED_RATE = 50.0
-RATE_FILE = "embed-rate.json"  # in the builds folder: the last rate an embedding build measured here
+# In the builds folder, beside the builds' status files (<key>.json): one number, the texts per second
+# an embedding build last measured with this cache.
+RATE_FILE = "embed-rate.txt"
 MEASURE_AFTER = 10.0  # seconds of an embedding stage before its rate stands for the machine's
 
 
@@ -26,7 +27,7 @@ def embed_rate(cache_dir: Path, running: Iterable[float] = ()) -> float:
     if (now := sum(running)) > 0:
         return now
     try:
-        measured = float(json.loads((store.folder(cache_dir, "builds") / RATE_FILE).read_text("utf-8"))["rate"])
-    except (OSError, ValueError, KeyError, TypeError):
+        measured = float((store.folder(cache_dir, "builds") / RATE_FILE).read_text("utf-8"))
+    except (OSError, ValueError):
         return DEFAULT_EMBED_RATE
     return measured if measured > 0 else DEFAULT_EMBED_RATE

@@ -44,6 +44,7 @@ def test_the_rate_is_the_running_builds_else_the_last_measured_here_else_the_def
     report._t0 -= 20.0  # 20 s into the stage: 220 texts, 11 texts/s
     report.step("embedding", "texts", 220, 1000)
     assert rates.embed_rate(tmp_path) == pytest.approx(11.0, rel=0.01)  # measured, for later estimates
+    assert [f.name for f in status.parent.glob("*.json")] == ["job.json"]  # <key>.json: status files only
     running = [
         builds.BuildStatus("a", "A", "running", "embedding", 10, 100, rate=9.0),
         builds.BuildStatus("b", "B", "running", "embedding", 10, 100, rate=8.0),
