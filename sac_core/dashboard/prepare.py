@@ -4,8 +4,8 @@ everything ahead (``sac index``), and that the demo corpus works meanwhile.
 
 The total is an estimate: the texts each distinct index still embeds (a running build's own count,
 else the documents' characters over the chunk size) over this machine's embedding rate
-(:func:`.rates.embed_rate`: the running builds', else the last one measured). A column that works on another column's index (the recommended
-method on the baseline's) adds no index of its own.
+(:func:`.rates.embed_rate`: the running builds', else the last one measured). A column that works
+on another column's index (the recommended method on the baseline's) adds no index of its own.
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ def plan(
     offered: Sequence[str],
 ) -> Plan:
     """The total of building ``jobs`` (one per column waiting; ``statuses`` by job key, None: not
-    asked yet; ``cache_dir`` holds them), and the ``sac index`` command for the data folder, protocol and datasets in use
-    (``offered``: every dataset of the folder: then ``all``)."""
+    asked yet; ``cache_dir`` holds them), and the ``sac index`` command for the data folder,
+    protocol and datasets in use (``offered``: every dataset of the folder: then ``all``)."""
     per_index: dict[str, int] = {}
     built: set[str] = set()  # an index a finished build saved: a column on it only opens it
     for job in jobs:
