@@ -9,7 +9,9 @@ random keys, 1.5–4.5 s per test on 776 queries, and a sweep runs 21 tests per 
 six-method folder spent minutes here; the product takes milliseconds. ranx's own implementation
 is not used: its numba threads draw from unseeded generators, so the same seed gives a different
 p-value on each call, and it can return p = 0. With more than two systems,
-:func:`holm` corrects the p-values of a family of comparisons (statsmodels).
+:func:`holm` corrects the p-values of a family of comparisons (Holm's step-down, written here:
+statsmodels' ``multipletests(method="holm")`` gives the same values but calls ``gc.collect()`` on
+every call, 0.7 s each in a process that holds a model, and a sweep corrects 21 families per write).
 """
 
 from __future__ import annotations
@@ -97,14 +99,14 @@ def permutation_test(
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
-    """Holm-corrected p-values of a family of tests (NaN stays NaN)."""
-    from statsmodels.stats.multitest import multipletests
-
+    """Holm-corrected p-values of a family of tests (NaN stays NaN): sorted ascending, the i-th of m
+    (from 0) is multiplied by m - i, made non-decreasing by a running maximum and capped at 1."""
     p = np.asarray(p_values, dtype=float)
     out = np.full_like(p, np.nan)
-    ok = ~np.isnan(p)
-    if ok.any():
-        out[ok] = multipletests(p[ok], method="holm")[1]
+    ok = np.flatnonzero(~np.isnan(p))
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = len(order)
+    out[order] = np.minimum(1.0, np.maximum.accumulate(p[order] * np.arange(m, 0, -1)))
     return out
 
 

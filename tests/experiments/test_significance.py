@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sac_core.experiments.significance import compare_methods, flipped_queries, permutation_test
+from sac_core.experiments.significance import compare_methods, flipped_queries, holm, permutation_test
 
 
 def test_identical_scores_are_not_significant():
@@ -67,3 +67,23 @@ def test_random_flips_agree_with_scipy_within_their_sampling_error():
     theirs = stats.permutation_test((diff,), mean, permutation_type="samples", vectorized=True, random_state=0).pvalue
     assert abs(ours - theirs) < 4 * np.sqrt(theirs * (1 - theirs) / 10_000) * 2  # two independent estimates
     assert ours == permutation_test(np.zeros(776), diff).p_value  # seeded: the same on every call
+
+
+def test_holm_by_hand_keeps_nan_and_caps_at_one():
+    # sorted: 0.01 (x4), 0.02 (x3), 0.04 (x2), 0.30 (x1) -> 0.04, 0.06, 0.08, 0.30; running max keeps the order
+    got = holm([0.04, float("nan"), 0.01, 0.30, 0.02])
+    assert np.isnan(got[1])
+    assert got[[0, 2, 3, 4]] == pytest.approx([0.08, 0.04, 0.30, 0.06])
+    assert holm([0.5, 0.6]) == pytest.approx([1.0, 1.0])  # 0.5 x 2 = 1.0, then 0.6 x 1 -> max 1.0
+    assert holm([0.03, 0.01]) == pytest.approx([0.03, 0.02])  # 0.01 x 2 = 0.02, 0.03 x 1 = 0.03
+    assert len(holm([])) == 0
+
+
+def test_holm_equals_statsmodels_on_random_families():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(3)
+    for m in (1, 2, 7, 21, 60):
+        p = rng.uniform(0, 0.2, m) ** rng.uniform(0.5, 3)
+        p[rng.integers(0, m)] = p[0]  # a tie
+        assert holm(p) == pytest.approx(multipletests(p, method="holm")[1], abs=1e-15)
