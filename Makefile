@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8501
 
-.PHONY: setup app test test-fast lint docs docs-check format screenshots evaluate
+.PHONY: setup app test lanes test-fast lint docs docs-check format screenshots evaluate
 
 # torch first, alone: its CPU build (plain `torch` from PyPI would pull a multi-GB CUDA build); then the
 # package with its test, lint and docs tools (pyproject.toml owns every dependency and its pin).
@@ -40,9 +40,11 @@ format: setup
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-# Two runs make the whole suite: the fast lane first, where a test doing a slow test's work (a model,
+# Two runs make the whole suite (`lanes`): the fast lane first, where a test doing a slow test's work (a model,
 # a process, a server, AppTest) fails (tests/conftest.py), then the slow (integration) tests.
-test: lint docs-check
+test: lint docs-check lanes
+
+lanes: setup
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
 	$(PY) -m pytest -q -n 2 --dist loadfile -m slow --durations=25
 
