@@ -297,7 +297,14 @@ def test_point_2_notes_are_kept_with_or_without_a_label(room: Room, sessions, pa
     settle(page)  # the page has run to its end
     note = page.get_by_placeholder("note (optional)").first
     # after a reload (a box of the first run can still be on the page under load: its replacement shows the note)
-    sync_api.expect(note).to_have_value("clause 7 of the other NDA", timeout=STEP_TIMEOUT)
+    try:
+        sync_api.expect(note).to_have_value("clause 7 of the other NDA", timeout=STEP_TIMEOUT)
+    except AssertionError as e:  # once in about ten runs under load (not reproduced alone): say what was shown
+        boxes = page.get_by_placeholder("note (optional)").evaluate_all(
+            "els => els.map(e => [e.getAttribute('aria-label'), e.value, !!e.closest('[data-stale=\"true\"]')])"
+        )
+        raise AssertionError(f"{e}\nstored: {bob()}\nnote boxes (label, value, stale): {boxes}\n"
+                             f"page: {_main(page)[:800]}") from e  # fmt: skip
     note.fill("typed, then key 1")
     page.locator("h1").first.click()  # out of the field, then the key
     settle(page)
