@@ -11,7 +11,7 @@ is not used: its numba threads draw from unseeded generators, so the same seed g
 p-value on each call, and it can return p = 0. With more than two systems,
 :func:`holm` corrects the p-values of a family of comparisons (Holm's step-down, written here:
 statsmodels' ``multipletests(method="holm")`` gives the same values but calls ``gc.collect()`` on
-every call, 0.7 s each in a process that holds a model, and a sweep corrects 21 families per write).
+every call, 0.7 s each in a process that holds a model: 15 of the 16 s of a three-cell demo sweep).
 """
 
 from __future__ import annotations
