@@ -12,15 +12,15 @@ from sac_core.dashboard import builds, prepare, state, views
 DATA_FIELD = "sac_data_dir"  # the sidebar's data folder field: empty = the built-in demo corpus
 
 
-def prepare_note(s: state.Settings, bench: state.Benchmark, jobs: Sequence[builds.BuildJob]) -> None:
-    """The `sac index` command that prepares what ``jobs`` build, and the demo button (drawn once;
-    :func:`prepare_total` says how long, with the builds' progress)."""
+def prepare_note(s: state.Settings) -> None:
+    """The `sac index` command that prepares every default column of this data folder, and the demo
+    button (drawn once; :func:`prepare_total` says how long, with the builds' progress)."""
     st.info(
         "One command prepares everything the default columns open (Compare, Map, Review), for every session; "
         "run it before a demo:",
         icon=":material/schedule:",
     )
-    st.code(_plan(s, bench, jobs, {}).command, language="bash")
+    st.code(prepare.command_line(s.source.data_dir, s.protocol, s.datasets, s.source.datasets), language="bash")
     st.button(
         "Meanwhile, open the demo corpus (works at once)", key="sac_use_demo", on_click=_use_demo,
         help="Empties the data folder field in the sidebar: the built-in demo corpus. The builds go on.",
@@ -35,17 +35,8 @@ def prepare_total(
 ) -> None:
     """The total of building ``jobs`` at the rate this machine embeds now (redrawn with the builds'
     progress, so it never falls below the running build's own time left)."""
-    st.info(views.md(_plan(s, bench, jobs, statuses).describe()), icon=":material/schedule:")
-
-
-def _plan(
-    s: state.Settings,
-    bench: state.Benchmark,
-    jobs: Sequence[builds.BuildJob],
-    statuses: Mapping[str, builds.BuildStatus | None],
-) -> prepare.Plan:
-    return prepare.plan(bench, jobs, statuses, data_dir=s.source.data_dir, cache_dir=s.cache_dir,
-                        protocol=s.protocol, datasets=s.datasets, offered=s.source.datasets)  # fmt: skip
+    total = prepare.plan(bench, jobs, statuses, cache_dir=s.cache_dir)
+    st.info(views.md(total.describe()), icon=":material/schedule:")
 
 
 def _use_demo() -> None:

@@ -139,7 +139,7 @@ def workspace(s: state.Settings, columns: Sequence[Column]) -> tuple[Workspace |
         jobs = [compare.index_job(col, s.source.data_dir, s.cache_dir) for col in pending]
         real = not s.source.demo  # real data, not prebuilt: the one command, the demo meanwhile, the total
         if real:
-            prepare_note(s, bench, jobs)
+            prepare_note(s)
         build_panel(s, jobs, api_key(s), total=functools.partial(prepare_total, s, bench, jobs) if real else None)
     return compare.workspace(bench, columns, opened, data), pending
 

@@ -24,13 +24,12 @@ from .rates import embed_rate
 @dataclass(frozen=True)
 class Plan:
     """Building ``columns``: ``indexes`` distinct indexes, about ``texts`` texts still to embed and
-    ``seconds`` in all; ``command`` prepares every default column ahead."""
+    ``seconds`` in all (:func:`command_line` prepares every default column ahead)."""
 
     columns: tuple[str, ...]
     indexes: int
     texts: int
     seconds: float
-    command: str
 
     def describe(self) -> str:
         """E.g. "3 columns wait for 2 indexes: about 59,000 texts to embed, about 12 min in all on this machine.\""""
@@ -54,19 +53,10 @@ def _texts(bench: Benchmark, job: BuildJob, status: BuildStatus | None) -> int:
 
 
 def plan(
-    bench: Benchmark,
-    jobs: Sequence[BuildJob],
-    statuses: Mapping[str, BuildStatus | None],
-    *,
-    data_dir: Path,
-    cache_dir: Path,
-    protocol: str,
-    datasets: Sequence[str],
-    offered: Sequence[str],
+    bench: Benchmark, jobs: Sequence[BuildJob], statuses: Mapping[str, BuildStatus | None], *, cache_dir: Path
 ) -> Plan:
     """The total of building ``jobs`` (one per column waiting; ``statuses`` by job key, None: not
-    asked yet; ``cache_dir`` holds them), and the ``sac index`` command for the data folder,
-    protocol and datasets in use (``offered``: every dataset of the folder: then ``all``)."""
+    asked yet; ``cache_dir`` holds them), at the rate this machine embeds (:func:`.rates.embed_rate`)."""
     per_index: dict[str, int] = {}
     built: set[str] = set()  # an index a finished build saved: a column on it only opens it
     for job in jobs:
@@ -76,8 +66,11 @@ def plan(
     per_index = {key: 0 if key in built else texts for key, texts in per_index.items()}
     rate = embed_rate(cache_dir, [s.embedding for s in statuses.values() if s is not None])
     texts = sum(per_index.values())
+    return Plan(tuple(job.label for job in jobs), len([t for t in per_index.values() if t]), texts, texts / rate)
+
+
+def command_line(data_dir: Path, protocol: str, datasets: Sequence[str], offered: Sequence[str]) -> str:
+    """The ``sac index`` command that prepares every default column for the data folder, protocol and
+    datasets in use (``offered``: every dataset of the folder: then ``all``)."""
     chosen = "all" if set(datasets) >= set(offered) else ",".join(datasets)
-    command = shlex.join(["sac", "index", "--data", str(data_dir), "--protocol", protocol, "--datasets", chosen])
-    return Plan(
-        tuple(job.label for job in jobs), len([t for t in per_index.values() if t]), texts, texts / rate, command
-    )
+    return shlex.join(["sac", "index", "--data", str(data_dir), "--protocol", protocol, "--datasets", chosen])

@@ -16,19 +16,25 @@ def test_the_total_counts_every_index_once_and_a_running_builds_own_rate(demo_be
     base = RunConfig(protocol="lbr-mini", datasets=tuple(demo_bench.datasets), summary=SummaryConfig(provider="file"))
     jobs = [compare.index_job(c, Path("/data/lbr"), Path("/cache")) for c in compare.compare_columns(base)]
     per_index = sum(len(d.text) for d in demo_bench.documents.values()) // base.chunk_size
-    plan = prepare.plan(demo_bench, jobs, {}, data_dir=Path("/data/lbr"), cache_dir=tmp_path, protocol="lbr-mini",
-                        datasets=demo_bench.datasets, offered=demo_bench.datasets)  # fmt: skip
+    plan = prepare.plan(demo_bench, jobs, {}, cache_dir=tmp_path)
     assert plan.indexes == 2 and plan.texts == 2 * per_index  # Recommended works on the baseline's index
     assert plan.seconds == pytest.approx(2 * per_index / rates.DEFAULT_EMBED_RATE)  # nothing measured yet
-    assert plan.command == "sac index --data /data/lbr --protocol lbr-mini --datasets all"
     assert plan.describe().startswith(f"3 columns wait for 2 indexes: about {2 * per_index:,} texts to embed")
     running = builds.BuildStatus(jobs[1].key, "SAC generic", "running", "embedding", 400, 1000, rate=40.0)
     done = builds.BuildStatus(jobs[0].key, "Baseline", "done")
-    later = prepare.plan(demo_bench, jobs, {jobs[0].key: done, jobs[1].key: running}, data_dir=Path("/d x"),
-                         cache_dir=tmp_path, protocol="full", datasets=demo_bench.datasets[:1], offered=demo_bench.datasets)  # fmt: skip
+    later = prepare.plan(demo_bench, jobs, {jobs[0].key: done, jobs[1].key: running}, cache_dir=tmp_path)
     assert later.texts == 600 and later.seconds == pytest.approx(600 / 40)  # the baseline's index is built
     assert later.indexes == 1
-    assert later.command == f"sac index --data '/d x' --protocol full --datasets {demo_bench.datasets[0]}"
+
+
+def test_the_command_names_the_folder_protocol_and_datasets_all_when_every_one_is_chosen():
+    offered = ("contractnli", "cuad")
+    assert prepare.command_line(Path("/data/lbr"), "lbr-mini", offered, offered) == (
+        "sac index --data /data/lbr --protocol lbr-mini --datasets all"
+    )
+    assert prepare.command_line(Path("/d x"), "full", ("cuad",), offered) == (
+        "sac index --data '/d x' --protocol full --datasets cuad"
+    )
 
 
 def test_the_rate_is_the_running_builds_else_the_last_measured_here_else_the_default(tmp_path):
