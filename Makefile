@@ -40,9 +40,12 @@ format: setup
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-# Two runs make the whole suite (`lanes`): the fast lane first, where a test doing a slow test's work (a model,
-# a process, a server, AppTest) fails (tests/conftest.py), then the slow (integration) tests.
-test: lint docs-check lanes
+# What CI runs (.ci/run): lint and the docs check side by side (one core each; --output-sync keeps their logs
+# apart), then the two runs of the suite (`lanes`, unbuffered): the fast lane first, where a test doing a slow
+# test's work (a model, a process, a server, AppTest) fails (tests/conftest.py), then the slow (integration) tests.
+test: setup
+	$(MAKE) -j2 --output-sync=target lint docs-check
+	$(MAKE) lanes
 
 lanes: setup
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
