@@ -102,13 +102,13 @@ def _folder(root: Path, name: str, cells: dict[str, str], p1: dict[str, float], 
 def test_the_baseline_beside_legalbench_rags_published_numbers_with_the_difference(tmp_path):
     _folder(tmp_path, "whole", {"c1": "baseline"}, {"a": 0.10, "b": 0.30}, {"a": 0.50, "b": 0.70})
     block = Block("published", "whole", kind="published", rows=(Row("Baseline", "baseline"),))
-    theirs = (LbrPoint("a", "P@1", 12.5, "all queries"), LbrPoint("b", "R@64", 65.0, "all queries"))
+    theirs = (LbrPoint("a", "P@1", 12.5, "their table 5"), LbrPoint("b", "R@64", 65.0, "their table 5"))
     lines = render_published(block, Results(tmp_path), theirs)
     assert lines[0] == "| precision@1 / recall@64 (%) | a | b | ALL (macro) |"
     assert lines[2] == "| Baseline, this project | 10.00 / 50.00 | 30.00 / 70.00 | 20.00 / 60.00 |"
     assert lines[3] == "| LegalBench-RAG as published | 12.50 / – | – / 65.00 | – / – |"
-    assert lines[4] == "| difference (pts) | -2.50 / – | – / +5.00 | – / – |"  # ours − theirs
-    assert "on all queries" in lines[-1]
+    assert lines[4] == "| difference, Baseline (pts) | -2.50 / – | – / +5.00 | – / – |"  # ours − theirs
+    assert "Theirs: their table 5; ours from" in lines[-1]  # each source named once
     empty = render_published(block, Results(tmp_path), ())
     assert "not in this project's sources yet" in empty[-1] and "LBR_PUBLISHED" in empty[-1]
 
@@ -149,7 +149,7 @@ def test_every_full_benchmark_block_renders_the_stand_in_sweep(demo_dir, embed_c
     root = tmp_path / "results"
     run_sweep(sweep, demo_dir, embed_cache, root / "full-benchmark", progress=False)
     run_sweep(sweep, _half(demo_dir, tmp_path / "half"), embed_cache, root / "paper", progress=False)
-    for name in ("wording-paper", "methods-paper"):  # the subset's methods, as the real blocks read them
+    for name in ("wording-paper", "methods-paper", "headline-lbr-mini"):  # the subsets' folders the real blocks read
         shutil.copytree(root / "paper", root / name)
     results = Results(root)
     blocks = {b.name: b for b in BLOCKS}
@@ -167,7 +167,12 @@ def test_every_full_benchmark_block_renders_the_stand_in_sweep(demo_dir, embed_c
     assert text.startswith("From the whole benchmark (33 queries") and "(66 queries, 18 documents)" in text
     sentences = rendered["full-shift"].splitlines()[: len(FULL_ROWS)]  # baseline, SAC generic, expert, …
     assert text == " ".join(sentences[i] for i in (0, 1, 3))  # the README's: baseline, SAC generic, recommended
-    assert "this project | " in rendered["full-published"] and "LBR_PUBLISHED" in rendered["full-published"]
+    published = rendered["full-published"]
+    assert "| Baseline (plain RAG), whole benchmark, this project | " in published
+    assert "| Baseline (plain RAG), lbr-mini, this project | " in published  # a pool like theirs
+    assert "| LegalBench-RAG as published | " in published
+    assert "| difference, Baseline (plain RAG), lbr-mini (pts) | " in published
+    assert "as transcribed in a secondary summary" in published  # where their numbers were read
     sections = [(s.title, s.text, rendered[s.block]) for s in SECTIONS["full-benchmark"]]
     page, _ = sweep_page(full, PROJECT / "sweeps", sections)  # docs/results/full-benchmark.md
     titles = [line for line in page.splitlines() if line.startswith("## ")]

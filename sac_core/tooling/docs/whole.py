@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...engine.data import read_table
 from ...experiments.cells import SIGNIFICANCE
-from ...experiments.paper import LBR_PAPER, LBR_PUBLISHED, LbrPoint
+from ...experiments.paper import LBR_PUBLISHED, LbrPoint
 from ...experiments.report import SHOWN, lbr_table, plus_minus
 from .blocks import HEADERS, INTERVAL_NOTE, MEANS_NOTE, Block, Picked, pick, table
 from .results import DocsError, Results, Sweep
@@ -222,21 +222,25 @@ def render_shift_text(block: Block, results: Results) -> list[str]:
 
 
 def render_published(block: Block, results: Results, published: Sequence[LbrPoint] = LBR_PUBLISHED) -> list[str]:
-    """The first row's P@1 / R@64 per dataset (± half the 95 % interval) beside LegalBench-RAG's."""
-    p = pick(block, results)[0]
-    ours = lbr_table(p.sweep.table[p.sweep.table["cell"] == p.cell], text=True).iloc[0]
-    means = lbr_table(p.sweep.table[p.sweep.table["cell"] == p.cell]).iloc[0]
-    names = datasets_in(list(dict.fromkeys(d for d, _ in ours.index)))
+    """Each row's P@1 / R@64 per dataset (± half the 95 % interval) beside LegalBench-RAG's, then
+    each row's difference from theirs (ours − theirs, points)."""
+    picked = pick(block, results)
+    ours = [lbr_table(p.sweep.table[p.sweep.table["cell"] == p.cell], text=True).iloc[0] for p in picked]
+    means = [lbr_table(p.sweep.table[p.sweep.table["cell"] == p.cell]).iloc[0] for p in picked]
+    names = datasets_in(list(dict.fromkeys(d for d, _ in ours[0].index)))
     theirs = {(q.dataset, q.metric): q.value for q in published}
     rows = [
-        [f"{p.label}, this project", *(" / ".join(_cell(ours[(d, m)]) for m in LBR) for d in names)],
+        *([f"{p.label}, this project", *(" / ".join(_cell(o[(d, m)]) for m in LBR) for d in names)]
+          for p, o in zip(picked, ours)),
         ["LegalBench-RAG as published", *(" / ".join(_number(theirs.get((d, m))) for m in LBR) for d in names)],
-        ["difference (pts)", *(" / ".join(_diff(means[(d, m)], theirs.get((d, m))) for m in LBR) for d in names)],
-    ]
+        *([f"difference, {p.label} (pts)", *(" / ".join(_diff(mean[(d, m)], theirs.get((d, m))) for m in LBR)
+                                              for d in names)]
+          for p, mean in zip(picked, means)),
+    ]  # fmt: skip
     header = [block.caption or "precision@1 / recall@64 (%)", *(d if d != "ALL" else "ALL (macro)" for d in names)]
-    sets = sorted({q.queries for q in published})
     if published:
-        note = f"Theirs: {LBR_PAPER}, on {', '.join(sets)}; ours from `{p.sweep.path}`."
+        sources = "; ".join(dict.fromkeys(q.source for q in published))
+        note = f"Theirs: {sources}; ours from {_sources(picked)}."
     else:
         note = ("LegalBench-RAG's own numbers are not in this project's sources yet: add them to `LBR_PUBLISHED` in "
                 "`sac_core/experiments/paper.py` from the paper's results table, then run `sac docs`.")  # fmt: skip
