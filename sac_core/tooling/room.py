@@ -21,7 +21,16 @@ from ..dashboard.builds import index_saved
 from ..dashboard.timing import TIMING_ENV
 from ..experiments import RunConfig, catalogue, default_keys
 from . import browser
-from .timing import FIRST_RESULT, Timings, compare_reruns, cpu_seconds, first_chunks, in_sessions, read_timing_log
+from .timing import (
+    FIRST_RESULT,
+    Timings,
+    compare_reruns,
+    cpu_seconds,
+    first_chunks,
+    first_chunks_clocks,
+    in_sessions,
+    read_timing_log,
+)
 
 K_SLIDER = "k (chunks per index)"
 _CARDS = "([sel, n]) => document.querySelectorAll(sel).length === n"
@@ -151,15 +160,18 @@ def fresh_servers(env: Mapping[str, str], keys: Sequence[str], reruns: int) -> l
 def first_paint(env: Mapping[str, str], keys: Sequence[str], servers: int = FIRST_PAINT_SERVERS) -> list[str]:
     """Compare's first paint (issue 45, point 13): seconds from navigation to the first ranked chunks
     on each of ``servers`` fresh servers, cold (the page is the first thing the server runs) and
-    warmed as ``make app`` starts it, with the load average before and after. The URL names only the
-    columns: the page opens on its demo pick, as a presenter's does."""
+    warmed as ``make app`` starts it, with the load average before and after; by the harness's clock
+    and by the browser's own (:func:`timing.first_chunks_clocks`). The URL names only the columns:
+    the page opens on its demo pick, as a presenter's does."""
     path = f"/?cols={','.join(keys)}"
     lines = []
     for warmed, what in ((False, "cold"), (True, "warmed by its readiness probe as `make app` starts it")):
         before = os.getloadavg()[0]
-        times = [first_chunks(env, path, warmed=warmed) for _ in range(servers)]
+        times = [first_chunks_clocks(env, path, warmed=warmed) for _ in range(servers)]
         lines.append(
-            f"first ranked chunks on {servers} fresh servers, {what}: {', '.join(f'{t:.2f}' for t in times)} s "
-            f"(target ≤ {FIRST_PAINT_TARGET_S:g} s; load average {before:.1f} → {os.getloadavg()[0]:.1f})"
+            f"first ranked chunks on {servers} fresh servers, {what}: {', '.join(f'{t:.2f}' for t, _ in times)} s "
+            f"(the browser's own clock, from navigation start to the chunk in the page: "
+            f"{', '.join(f'{b:.2f}' for _, b in times)} s; target ≤ {FIRST_PAINT_TARGET_S:g} s; "
+            f"load average {before:.1f} → {os.getloadavg()[0]:.1f})"
         )
     return lines

@@ -79,11 +79,11 @@ def test_the_first_paint_part_opens_compare_on_fresh_servers_cold_and_warmed(mon
     Compare (its default columns, opening on the demo pick: no query in the URL), cold and warmed."""
     opened: list[tuple[str, bool]] = []
 
-    def first_chunks(env, path, *, warmed):
+    def first_chunks_clocks(env, path, *, warmed):
         opened.append((path, warmed))
-        return 1.25
+        return 1.25, 0.95  # the harness's clock, the browser's own
 
-    monkeypatch.setattr("sac_core.tooling.room.first_chunks", first_chunks)
+    monkeypatch.setattr("sac_core.tooling.room.first_chunks_clocks", first_chunks_clocks)
     monkeypatch.setattr("sac_core.tooling.bench_parts.ensure_demo_corpus", lambda cache: tmp_path)
     monkeypatch.setattr("sac_core.tooling.bench_parts.available_datasets", lambda root: DEMO)
     monkeypatch.delenv("SAC_DATA_DIR", raising=False)
@@ -92,5 +92,6 @@ def test_the_first_paint_part_opens_compare_on_fresh_servers_cold_and_warmed(mon
     path = "/?cols=baseline,sac-generic,recommended"
     assert opened == [(path, False)] * 3 + [(path, True)] * 3
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("(r)")]
-    assert len(lines) == 2 and all("1.25, 1.25, 1.25 s (target ≤ 2 s" in line for line in lines)
+    assert len(lines) == 2 and all("1.25, 1.25, 1.25 s (the browser's own clock" in line for line in lines)
+    assert all("to the chunk in the page: 0.95, 0.95, 0.95 s; target ≤ 2 s" in line for line in lines)
     assert "cold" in lines[0] and "warmed" in lines[1]
