@@ -42,24 +42,41 @@ Stamp = tuple[tuple[str, int, int, int], ...]  # (relative path, size, mtime ns,
 
 def folder_stamp(data_dir: Path) -> Stamp:
     """(relative path, size, mtime ns, inode) of every file a page may read in ``data_dir``: every
-    dataset's benchmark file and corpus folder, and the summary file. Cheap (file metadata only): a
-    server compares it on every page run and reloads the benchmark, hence recomputes its content
-    digest, when any of it changed."""
+    dataset's benchmark file and corpus folder, and the summary file, in the order of their paths'
+    parts. Cheap (file metadata only, one ``stat`` per file): a server compares it on every page run
+    and reloads the benchmark, hence recomputes its content digest, when any of it changed."""
     root = Path(data_dir)
     datasets = sorted(p.stem for p in (root / "benchmarks").glob("*.json"))
-    paths = [root / "benchmarks" / f"{ds}.json" for ds in datasets] + [root / "summaries" / "llm.jsonl"]
-    for ds in datasets:
-        folder = root / "corpus" / ds
-        if folder.is_dir():
-            paths.extend(p for p in folder.rglob("*") if p.is_file())
     out = []
-    for path in sorted(paths):
+    for rel in [*(f"benchmarks/{ds}.json" for ds in datasets), "summaries/llm.jsonl"]:
         try:
-            st = path.stat()
+            st = (root / rel).stat()
         except OSError:
             continue
-        out.append((path.relative_to(root).as_posix(), st.st_size, st.st_mtime_ns, st.st_ino))
-    return tuple(out)
+        out.append((rel, st.st_size, st.st_mtime_ns, st.st_ino))
+    for ds in datasets:
+        out.extend((f"corpus/{ds}/{rel}", *meta) for rel, meta in _files(root / "corpus" / ds))
+    return tuple(sorted(out, key=lambda entry: entry[0].split("/")))
+
+
+def _files(folder: Path, prefix: str = "") -> list[tuple[str, tuple[int, int, int]]]:
+    """(path below ``folder``, (size, mtime ns, inode)) of every file under it, through linked folders;
+    a folder or file that cannot be read is left out, as a missing one."""
+    out: list[tuple[str, tuple[int, int, int]]] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return out
+    for entry in entries:
+        try:
+            if entry.is_dir():
+                out.extend(_files(Path(entry.path), f"{prefix}{entry.name}/"))
+            elif entry.is_file():
+                st = entry.stat()
+                out.append((f"{prefix}{entry.name}", (st.st_size, st.st_mtime_ns, st.st_ino)))
+        except OSError:
+            continue
+    return out
 
 
 def source_key(bench_digest: str, stamp: Stamp | str) -> str:
