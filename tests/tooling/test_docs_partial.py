@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from sac_core.tooling.docs.blocks import Block, Row
-from sac_core.tooling.docs.catalogue import BLOCKS, FULL_ROWS, PAPER_ROWS
+from sac_core.tooling.docs.catalogue import BLOCKS, FULL_ROWS, PAPER_ROWS, PUBLISHED_ROWS
 from sac_core.tooling.docs.results import Results
 from sac_core.tooling.docs.site import computed, missing_note, render_block
 
@@ -45,10 +45,17 @@ def _sweep(root: Path, name: str, variants: list[str], queries: int, drm: float,
 def partial(tmp_path: Path) -> Results:
     """results/full-benchmark with the baseline alone; the paper protocol's folders with every method."""
     _sweep(tmp_path, "full-benchmark", ["baseline"], queries=6, drm=0.4)
+    _lbr_mini(tmp_path)
     for folder in {row.folder for row in PAPER_ROWS}:
         variants = list(dict.fromkeys(r.variant for r in PAPER_ROWS if r.folder == folder))
         _sweep(tmp_path, folder, variants, queries=3, drm=0.2, protocol="paper")
     return Results(tmp_path)
+
+
+def _lbr_mini(root: Path) -> None:
+    """The committed lbr-mini folder the published block sets beside LegalBench-RAG's numbers."""
+    (lbr_mini,) = [row for row in PUBLISHED_ROWS if row.folder]
+    _sweep(root, lbr_mini.folder, [lbr_mini.variant], queries=3, drm=0.1, protocol="lbr-mini")
 
 
 def test_a_folder_with_the_baseline_alone_shows_it_and_names_the_four_methods_not_computed(partial):
@@ -76,12 +83,14 @@ def test_a_folder_with_the_baseline_alone_shows_it_and_names_the_four_methods_no
     )
     assert "removes" not in sentences  # the sentence of a method not computed is not written
     assert rendered["full-shift-text"] == sentences  # the README's sentence: no note (the table above has it)
-    assert NOT_YET not in rendered["full-published"]  # its one row, the baseline, is computed
-    assert "| Baseline (plain RAG), this project |" in rendered["full-published"]
+    assert NOT_YET not in rendered["full-published"]  # its rows, the baseline on two pools, are computed
+    assert "| Baseline (plain RAG), whole benchmark, this project |" in rendered["full-published"]
+    assert "| Baseline (plain RAG), lbr-mini, this project |" in rendered["full-published"]
 
 
 def test_without_the_baseline_a_block_measured_against_it_shows_only_the_note(tmp_path):
     _sweep(tmp_path, "full-benchmark", [FULL_ROWS[1].variant, FULL_ROWS[3].variant], queries=4, drm=0.3)
+    _lbr_mini(tmp_path)
     results = Results(tmp_path)
     shown, missing = computed(BLOCK["full-shift"], results)
     assert [r.label for r in shown.rows] == [FULL_ROWS[1].label, FULL_ROWS[3].label]
@@ -94,7 +103,9 @@ def test_without_the_baseline_a_block_measured_against_it_shows_only_the_note(tm
     for name in ("full-pairs", "full-shift"):
         assert render_block(BLOCK[name], results, "../", {}) == missing_note(BLOCK[name], missing) + against
     published = render_block(BLOCK["full-published"], results, "../", {})
-    assert published == missing_note(BLOCK["full-published"], missing[:1])  # its one row: nothing else to show
+    assert "whole benchmark, this project" not in published  # no number for the row not computed
+    assert "| Baseline (plain RAG), lbr-mini, this project |" in published  # the committed folder's row
+    assert published.endswith(missing_note(BLOCK["full-published"], (PUBLISHED_ROWS[0].label,)))
     assert render_block(BLOCK["full-shift-text"], results, "../", {}) == ""
 
 

@@ -114,7 +114,7 @@ KINDS = {"means": render_means, "lbr": render_lbr, "csv": render_csv, "text": re
 
 
 QUIET = ("shift-text",)  # kinds that show nothing while pending: a sentence under a table that says so
-REFERENCE = ("pairs", "shift", "shift-text", "published")  # kinds whose first row is what the others are measured by
+REFERENCE = ("pairs", "shift", "shift-text")  # kinds whose first row is what the others are measured by
 
 
 def render_block(block: Block, results: Results, to_docs: str, files: dict[str, str]) -> str:
