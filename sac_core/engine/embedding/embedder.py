@@ -188,12 +188,19 @@ class Embedder:
         done = 0
         for start in starts:
             block = order[start : start + self.write_every]
-            vecs = encoder.encode([missing[k] for k in block], batch_size=self.batch_size)
+            # another process on the same cache (a sweep beside `sac index`, Ray workers) may have
+            # embedded some of them meanwhile: read those, encode only the rest
+            for key in block:
+                raw = self.cache.get(key)
+                if raw is not None:
+                    out[key] = np.frombuffer(raw, dtype=np.float32)
+            todo = [key for key in block if key not in out or out[key] is None]
+            vecs = encoder.encode([missing[k] for k in todo], batch_size=self.batch_size) if todo else []
             with self.cache.transact():
-                for key, vec in zip(block, vecs):
+                for key, vec in zip(todo, vecs):
                     self.cache.set(key, vec.tobytes())
                     out[key] = vec
-            self.encoded += len(block)
+            self.encoded += len(todo)
             done += len(block)
             bar.update(len(block))
             if on_progress:

@@ -199,3 +199,32 @@ def test_preload_loads_the_model_once_for_every_thread(tmp_path, monkeypatch):
     waiter.join(5)
     assert loads == [DEFAULT_MODEL] and asked == [e.encoder]
     assert e.preload() is None  # loaded: nothing to start
+
+
+def test_texts_another_process_embedded_meanwhile_are_read_not_encoded_again(tmp_path, monkeypatch):
+    """Two processes on one cache (a sweep beside `sac index`): each block of cache misses is looked up
+    again just before it is encoded, so a text the other process embedded meanwhile is read."""
+    from sac_core.engine.embedding import embedder as module
+
+    texts = [f"clause {i}" for i in range(6)]
+    other = Embedder(DEFAULT_MODEL, tmp_path)  # the other process's view of the same disk cache
+    sent: list[str] = []
+
+    class Encoder:
+        dim = 3
+
+        def encode(self, batch, batch_size):
+            if not sent:  # while this process encodes its first block, the other one embeds the rest
+                for text in texts:
+                    if text not in batch:
+                        other.cache.set(text_key(DEFAULT_MODEL, text, "torch", other.weights),
+                                        np.array([0.0, 1.0, 0.0], dtype=np.float32).tobytes())  # fmt: skip
+            sent.extend(batch)
+            return np.tile(np.array([1.0, 0.0, 0.0], dtype=np.float32), (len(batch), 1))
+
+    monkeypatch.setattr(module, "load_encoder", lambda model, backend, cache_dir: Encoder())
+    mine = Embedder(DEFAULT_MODEL, tmp_path, batch_size=2, write_every=2, backend="torch")
+    vecs = mine.encode(texts, progress=False)
+    assert len(sent) == 2 and mine.encoded == 2  # one block encoded here, the other four read
+    assert [list(v) for v in vecs].count([1.0, 0.0, 0.0]) == 2 and [list(v) for v in vecs].count([0.0, 1.0, 0.0]) == 4
+    assert all(list(vecs[texts.index(t)]) == [1.0, 0.0, 0.0] for t in sent)
