@@ -195,7 +195,7 @@ class Embedder:
                 if raw is not None:
                     out[key] = np.frombuffer(raw, dtype=np.float32)
             todo = [key for key in block if key not in out or out[key] is None]
-            vecs = encoder.encode([missing[k] for k in todo], batch_size=self.batch_size) if todo else []
+            vecs = encoder.encode([missing[k] for k in todo], batch_size=self.batch_size) if todo else ()
             with self.cache.transact():
                 for key, vec in zip(todo, vecs):
                     self.cache.set(key, vec.tobytes())
