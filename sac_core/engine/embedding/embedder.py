@@ -190,11 +190,13 @@ class Embedder:
             block = order[start : start + self.write_every]
             # another process on the same cache (a sweep beside `sac index`, Ray workers) may have
             # embedded some of them meanwhile: read those, encode only the rest
+            todo = []
             for key in block:
                 raw = self.cache.get(key)
-                if raw is not None:
+                if raw is None:
+                    todo.append(key)
+                else:
                     out[key] = np.frombuffer(raw, dtype=np.float32)
-            todo = [key for key in block if key not in out or out[key] is None]
             vecs = encoder.encode([missing[k] for k in todo], batch_size=self.batch_size) if todo else ()
             with self.cache.transact():
                 for key, vec in zip(todo, vecs):
