@@ -225,8 +225,9 @@ def render_published(block: Block, results: Results, published: Sequence[LbrPoin
     """Each row's P@1 / R@64 per dataset (± half the 95 % interval) beside LegalBench-RAG's, then
     each row's difference from theirs (ours − theirs, points)."""
     picked = pick(block, results)
-    ours = [lbr_table(p.sweep.table[p.sweep.table["cell"] == p.cell], text=True).iloc[0] for p in picked]
-    means = [lbr_table(p.sweep.table[p.sweep.table["cell"] == p.cell]).iloc[0] for p in picked]
+    cells = [p.sweep.table[p.sweep.table["cell"] == p.cell] for p in picked]
+    ours = [lbr_table(cell, text=True).iloc[0] for cell in cells]
+    means = [lbr_table(cell).iloc[0] for cell in cells]
     names = datasets_in(list(dict.fromkeys(d for d, _ in ours[0].index)))
     theirs = {(q.dataset, q.metric): q.value for q in published}
     rows = [
