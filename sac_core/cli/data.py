@@ -1,7 +1,7 @@
 """Data folders: ``sac demo`` (the generated demo benchmark), ``sac ingest`` (your own documents),
 ``sac heldout`` (queries on documents no protocol used) and copies of a benchmark folder with other
 queries: ``sac noname`` (without their opening document reference), ``sac reword`` (the fixed
-questions as lawyers word them), ``sac describe`` (documents named as lawyers name them); ``sac floor`` (queries no name-free router can place)."""
+questions as lawyers word them), ``sac describe`` (documents named as lawyers name them); ``sac floor`` (queries no reader of the texts can place)."""
 
 from __future__ import annotations
 
@@ -154,7 +154,8 @@ def reword_command(**params: Any) -> int:
     help="a sweep folder of this protocol: each cell's misplaced queries at k = 1 (a variant per setting)",
 )
 def floor_command(**params: Any) -> int:
-    """Count the queries whose document reference is found only in a file name, never in a text.
+    """Count the queries no reader of the texts can place: their reference has no word of its
+    document's text (it was written from the file name), or the document's text is another's too.
 
     No router that reads documents rather than file names can place them: their share is the floor
     under DRM@k at small k for name-free methods (see sac_core/experiments/routing_floor.py).
@@ -165,17 +166,22 @@ def floor_command(**params: Any) -> int:
     bench = load_benchmark(data_dir_of(params), "all", params["protocol"])
     found = unplaceable(bench)
     for ds, (n, total) in share_by_dataset(bench, found).items():
-        print(f"{ds}: {n} of {total} queries ({100 * n / total:.2f} %) name their document only by its file name")
+        print(f"{ds}: {n} of {total} queries ({100 * n / total:.2f} %) cannot be placed by reading the texts")
+    twinned = sum(bool(u.twin) for u in found)
     named = sum(u.in_file_name for u in found)
-    print(f"{named} of {len(found)} have a word of their reference in the gold file's name")
+    print(
+        f"of these, {len(found) - twinned} name their document by no word of its text ({named} by a word of its "
+        f"file name) and {twinned} cite a document whose text another document has too"
+    )
     for u in found if params["listed"] else ():
-        print(f"  {u.query_id}: {u.reference} ({', '.join(u.words)})")
+        why = f"same text as {u.twin}" if u.twin else ", ".join(u.words)
+        print(f"  {u.query_id}: {u.reference} ({why})")
     if file is not None:
         per_query = checked_per_query(read_table(file), str(file))
         for row in misplaced(per_query, found).itertuples():
             print(
                 f"{row.label}: {row.misplaced} of {row.queries} queries misplaced at k = 1, "
-                f"{row.unplaceable} of them name their document only by its file name"
+                f"{row.unplaceable} of them cannot be placed by reading the texts"
             )
     return 0
 

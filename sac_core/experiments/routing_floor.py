@@ -8,6 +8,11 @@ document's text, the reference points at the document through its file name only
 ``contractnli/BT-NDA.txt``): no name-free router can do better than a guess among look-alikes, so
 the share of such queries is a floor under DRM@k for small k. A query without an opening reference
 (PrivacyQA, a no-name copy) names nothing and is not counted here.
+
+A query is unplaceable too when its gold document has a **twin**: another document of the pool with
+the same text, character for character (ContractNLI holds the same Department of Homeland Security
+form twice). Whatever its reference says, no reader of texts can tell the two apart, and the oracle's
+floor (which knows the gold file) does not count it.
 """
 
 from __future__ import annotations
@@ -34,13 +39,15 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 @dataclass(frozen=True)
 class Unplaceable:
-    """A query whose reference's distinctive ``words`` occur nowhere in its gold document's text;
-    ``in_file_name``: some of them occur in the gold document's file path."""
+    """A query whose reference's distinctive ``words`` occur nowhere in its gold document's text, or
+    whose gold document has a ``twin`` (another document with the same text; "" when it has none);
+    ``in_file_name``: some of the words occur in the gold document's file path."""
 
     query_id: str
     reference: str
     words: tuple[str, ...]
     in_file_name: bool
+    twin: str = ""
 
 
 def distinctive_words(reference: str) -> tuple[str, ...]:
@@ -48,9 +55,19 @@ def distinctive_words(reference: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for w in _WORD.findall(reference.lower()) if w not in GENERIC))
 
 
+def twins(bench: Benchmark) -> dict[str, tuple[str, ...]]:
+    """Each document of ``bench`` whose text other documents have too → their paths (sorted)."""
+    by_text: dict[str, list[str]] = {}
+    for path in sorted(bench.documents):
+        by_text.setdefault(bench.documents[path].text, []).append(path)
+    return {p: tuple(o for o in same if o != p) for same in by_text.values() if len(same) > 1 for p in same}
+
+
 def unplaceable(bench: Benchmark) -> list[Unplaceable]:
-    """The queries of ``bench`` whose opening reference no gold document's text contains a word of."""
+    """The queries of ``bench`` whose opening reference no gold document's text contains a word of,
+    or whose every gold document has a twin outside the gold (:func:`twins`)."""
     found = []
+    twin_of = twins(bench)
     words_of: dict[str, frozenset[str]] = {}
     for query in bench.queries:
         parts = split_query(query.text)
@@ -61,10 +78,12 @@ def unplaceable(bench: Benchmark) -> list[Unplaceable]:
         for path in gold - words_of.keys():  # each gold document's words, read once however many queries cite it
             words_of[path] = frozenset(_WORD.findall(bench.documents[path].text.lower()))
         texts = [words_of[path] for path in gold]
-        if not words or any(w in text for w in words for text in texts):
+        outside = [[o for o in twin_of.get(path, ()) if o not in gold] for path in sorted(gold)]
+        twin = outside[0][0] if all(outside) else ""  # every gold document has a twin a reader could take
+        if not twin and (not words or any(w in text for w in words for text in texts)):
             continue
         names = set(_WORD.findall(" ".join(gold).lower()))
-        found.append(Unplaceable(query.query_id, parts.document, words, any(w in names for w in words)))
+        found.append(Unplaceable(query.query_id, parts.document, words, any(w in names for w in words), twin))
     return found
 
 

@@ -1,4 +1,4 @@
-"""Queries placeable only by file name (sac_core.experiments.routing_floor), on a hand-made folder."""
+"""Queries no reader of the texts can place (sac_core.experiments.routing_floor), on a hand-made folder."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from sac_core.experiments.routing_floor import (
     distinctive_words,
     misplaced,
     share_by_dataset,
+    twins,
     unplaceable,
 )
 
@@ -112,6 +113,42 @@ def test_floor_counts_each_cell_of_a_sweep_on_its_own(tmp_path, capsys):
     assert main(["floor", "--data", str(data), "--protocol", "full", "--results", str(tmp_path / "sweep")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-2:] == [
-        f"baseline (chunk {size}): 2 of 3 queries misplaced at k = 1, 1 of them name their document only by its file name"
+        f"baseline (chunk {size}): 2 of 3 queries misplaced at k = 1, 1 of them cannot be placed by reading the texts"
         for size in (300, 500)
+    ]
+
+
+def test_a_query_whose_document_has_a_twin_outside_its_gold_is_unplaceable_whatever_its_words(tmp_path, capsys):
+    form = "DEPARTMENT OF HOMELAND SECURITY NON-DISCLOSURE AGREEMENT. I, ____, consent."
+    docs_twins = {**DOCS, "contractnli/dhs-1.txt": form, "contractnli/dhs-2.txt": form}
+    root = tmp_path / "data"
+    for path, text in docs_twins.items():
+        (root / "corpus" / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / "corpus" / path).write_text(text, encoding="utf-8")
+    queries = [  # the reference's words are in both texts: only the twin makes it unplaceable
+        ("Consider the Homeland Security NDA; is oral information covered?", ["contractnli/dhs-1.txt"]),
+        ("Consider the Homeland Security NDA; does it survive?", ["contractnli/dhs-1.txt", "contractnli/dhs-2.txt"]),
+        (
+            "Consider the Non-Disclosure Agreement between Alpha and Beta; does it survive?",
+            ["contractnli/Alpha-NDA.txt"],
+        ),
+    ]
+    tests = [{"query": q, "snippets": [{"file_path": f, "span": [0, 10], "answer": docs_twins[f][:10]} for f in files]}
+             for q, files in queries]  # fmt: skip
+    (root / "benchmarks").mkdir()
+    (root / "benchmarks" / "contractnli.json").write_text(json.dumps({"tests": tests}), encoding="utf-8")
+    bench = load_benchmark(root, "all", "full")
+    assert twins(bench) == {
+        "contractnli/dhs-1.txt": ("contractnli/dhs-2.txt",),
+        "contractnli/dhs-2.txt": ("contractnli/dhs-1.txt",),
+    }
+    # the second query cites both twins: a reader taking either is right, so it stays placeable
+    assert [(u.query_id, u.twin) for u in unplaceable(bench)] == [("contractnli/0", "contractnli/dhs-2.txt")]
+    assert main(["floor", "--data", str(root), "--protocol", "full", "--list"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "contractnli: 1 of 3 queries (33.33 %) cannot be placed by reading the texts",
+        "ALL: 1 of 3 queries (33.33 %) cannot be placed by reading the texts",
+        "of these, 0 name their document by no word of its text (0 by a word of its file name) and 1 cite a document "
+        "whose text another document has too",
+        "  contractnli/0: Consider the Homeland Security NDA (same text as contractnli/dhs-2.txt)",
     ]

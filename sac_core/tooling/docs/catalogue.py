@@ -327,6 +327,8 @@ BLOCKS: tuple[Block, ...] = (
     Block("bench-room", "", kind="text", file="bench-room.txt"),
     Block("bench-first-paint", "", kind="text", file="bench-first-paint.txt"),
     Block("floor-paper", "", kind="text", file="floor-paper.txt"),
+    Block("floor-paper-idnames", "", kind="text", file="floor-paper-idnames.txt"),
+    Block("floor-heldout-idnames-described", "", kind="text", file="floor-heldout-idnames-described.txt"),
     Block("bench-scale", "", kind="text", file="bench-scale.txt"),
 )
 
