@@ -328,6 +328,7 @@ BLOCKS: tuple[Block, ...] = (
     Block("bench-first-paint", "", kind="text", file="bench-first-paint.txt"),
     Block("floor-paper", "", kind="text", file="floor-paper.txt"),
     Block("floor-paper-idnames", "", kind="text", file="floor-paper-idnames.txt"),
+    Block("verify-full-benchmark", "", kind="text", file="verify-full-benchmark.txt"),
     Block("floor-heldout-idnames-described", "", kind="text", file="floor-heldout-idnames-described.txt"),
     Block("bench-scale", "", kind="text", file="bench-scale.txt"),
 )
