@@ -31,11 +31,14 @@ QUERIES = [  # (query, gold file): the second names its document by a word only 
 ]
 
 
-def _folder(root: Path) -> Path:
-    for path, text in DOCS.items():
+def _folder(root: Path, docs: dict[str, str] = DOCS, queries: list[tuple[str, list[str]]] | None = None) -> Path:
+    """A benchmark folder of ``docs`` and ``queries`` (query, gold files; default: :data:`QUERIES`)."""
+    for path, text in docs.items():
         (root / "corpus" / path).parent.mkdir(parents=True, exist_ok=True)
         (root / "corpus" / path).write_text(text, encoding="utf-8")
-    tests = [{"query": q, "snippets": [{"file_path": f, "span": [0, 10], "answer": DOCS[f][:10]}]} for q, f in QUERIES]
+    asked = queries if queries is not None else [(q, [f]) for q, f in QUERIES]
+    tests = [{"query": q, "snippets": [{"file_path": f, "span": [0, 10], "answer": docs[f][:10]} for f in files]}
+             for q, files in asked]  # fmt: skip
     (root / "benchmarks").mkdir()
     (root / "benchmarks" / "contractnli.json").write_text(json.dumps({"tests": tests}), encoding="utf-8")
     return root
@@ -121,10 +124,6 @@ def test_floor_counts_each_cell_of_a_sweep_on_its_own(tmp_path, capsys):
 def test_a_query_whose_document_has_a_twin_outside_its_gold_is_unplaceable_whatever_its_words(tmp_path, capsys):
     form = "DEPARTMENT OF HOMELAND SECURITY NON-DISCLOSURE AGREEMENT. I, ____, consent."
     docs_twins = {**DOCS, "contractnli/dhs-1.txt": form, "contractnli/dhs-2.txt": form}
-    root = tmp_path / "data"
-    for path, text in docs_twins.items():
-        (root / "corpus" / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / "corpus" / path).write_text(text, encoding="utf-8")
     queries = [  # the reference's words are in both texts: only the twin makes it unplaceable
         ("Consider the Homeland Security NDA; is oral information covered?", ["contractnli/dhs-1.txt"]),
         ("Consider the Homeland Security NDA; does it survive?", ["contractnli/dhs-1.txt", "contractnli/dhs-2.txt"]),
@@ -133,10 +132,7 @@ def test_a_query_whose_document_has_a_twin_outside_its_gold_is_unplaceable_whate
             ["contractnli/Alpha-NDA.txt"],
         ),
     ]
-    tests = [{"query": q, "snippets": [{"file_path": f, "span": [0, 10], "answer": docs_twins[f][:10]} for f in files]}
-             for q, files in queries]  # fmt: skip
-    (root / "benchmarks").mkdir()
-    (root / "benchmarks" / "contractnli.json").write_text(json.dumps({"tests": tests}), encoding="utf-8")
+    root = _folder(tmp_path / "data", docs_twins, queries)
     bench = load_benchmark(root, "all", "full")
     assert twins(bench) == {
         "contractnli/dhs-1.txt": ("contractnli/dhs-2.txt",),
