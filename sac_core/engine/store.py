@@ -15,6 +15,8 @@ renamed. The kinds (``<cache>/<folder>``; *entries* are a ``diskcache`` namespac
     expansions   expansions/   entries            model, rewrites asked, prompt, question
     cells        sweep_cells/  entries            the cell id: every input of a sweep cell (experiments.identity)
     projections  projections/  entries            an index's vectors and the figure (a 2-D map, separation)
+    adapters     adapters/     entries            a query adapter's training data (its bank's vectors and
+                                                  labels), its settings and the torch version
     indexes      indexes/<key>/        folders    the settings that decide an index (its manifest holds the
                                                   content digests and versions, checked before use)
     sentences    sentences/<key>.json  markers    model and weights, backend, sentence length, documents, libraries
@@ -59,6 +61,7 @@ KINDS: Mapping[str, Kind] = {
     "expansions": Kind("expansions", "entries"),
     "cells": Kind("sweep_cells", "entries", chars=16),
     "projections": Kind("projections", "entries", chars=16),
+    "adapters": Kind("adapters", "entries", chars=16),
     "indexes": Kind("indexes", "folders", chars=16),
     "sentences": Kind("sentences", "markers", chars=16),
     "onnx": Kind("onnx", "files", chars=12),

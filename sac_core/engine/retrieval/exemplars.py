@@ -137,7 +137,7 @@ class ExemplarBank:
     def __len__(self) -> int:
         return len(self.question_of)
 
-    def _own(self, file_path: str) -> str:
+    def document_key(self, file_path: str) -> str:
         """What the bank's pieces of the evaluated document ``file_path`` are keyed by."""
         return file_path if self.documents is None else self.documents.get(file_path, file_path)
 
@@ -157,7 +157,7 @@ class ExemplarBank:
         s = self.settings
         words = np.full(len(self.questions), -np.inf)
         np.maximum.at(words, self.phrase_family, self.phrase_vectors @ question_vector)
-        other = self.file_of != self._own(file_path)
+        other = self.file_of != self.document_key(file_path)
         piece_sims = self.vectors @ question_vector
         answers = np.full(len(self.questions), -np.inf)
         for family in range(len(self.questions)):
@@ -181,7 +181,7 @@ class ExemplarBank:
         questions = self.matching(question_vector)
         if not len(questions):
             return None
-        use = np.isin(self.question_of, questions) & (self.file_of != self._own(file_path))
+        use = np.isin(self.question_of, questions) & (self.file_of != self.document_key(file_path))
         if not use.any():
             return None
         sims = chunk_vectors @ self.vectors[use].T  # (chunks, pieces)
@@ -194,7 +194,7 @@ class ExemplarBank:
     ) -> np.ndarray | None:
         """``Σ_f w_f · (mean of the top pieces' cosines of family f)`` per chunk (:meth:`family_weights`)."""
         families, weights = self.family_weights(question_vector, file_path)
-        other = self.file_of != self._own(file_path)
+        other = self.file_of != self.document_key(file_path)
         out, total = np.zeros(len(chunk_vectors)), 0.0
         for family, weight in zip(families, weights):
             use = (self.question_of == family) & other

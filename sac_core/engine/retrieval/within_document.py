@@ -9,7 +9,11 @@ chunk (a 500-character chunk mixes clauses; its best sentence says more than its
 Each signal is z-normalised over the document's chunks and added with its weight:
 
     score(c) = z(cos(q, c)) + bm25_weight · z(BM25(q, c)) + sentence_weight · z(max_s cos(q, s))
+               + exemplar_weight · z(exemplar(c)) + adapter_weight · z(cos(W·q, c))
                + neighbour_weight · (z-score of the chunk before + of the chunk after) / 2
+
+(``exemplar``: likeness to gold passages of the same question elsewhere, :mod:`.exemplars`; ``W``:
+the query adapter learned from those passages, :mod:`.adapter`.)
 
 The idea is the hybrid lexical + dense ranking of KG-CiteRAG and Rainbow RAG's second stage,
 applied after routing (the SAC paper's two-level outlook): the document's chunks ranked this way
@@ -23,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .adapter import AdapterSettings, QueryAdapter
 from .exemplars import MATCHES, ExemplarBank, ExemplarSettings
 from .ranker import Hit, Ranker
 from .routed import Refining, fill, zscore
@@ -52,10 +57,14 @@ class WithinDocumentSettings:
     exemplar_words: float = 1.0  # "family": weight of how much a family's wordings resemble the question
     exemplar_answer: float = 1.0  # "family": weight of how much a family's answers resemble the question
     exemplar_paraphrases: bool = False  # "family": three more wordings of each bank question (paraphrases.json)
+    adapter: float = 0.0  # weight of z(cos(W·q, c)), W learned from the bank's gold passages (.adapter)
+    adapter_epochs: int = 5  # passes of the adapter's training over the bank's documents
 
     def __post_init__(self) -> None:
-        if min(self.bm25, self.sentence, self.neighbour, self.exemplar) < 0:
+        if min(self.bm25, self.sentence, self.neighbour, self.exemplar, self.adapter) < 0:
             raise ValueError("weights must be >= 0")
+        if self.adapter_epochs < 1:
+            raise ValueError("adapter_epochs must be >= 1")
         if self.sentence_depth < 1 or self.max_sentence_chars < 1:
             raise ValueError("sentence_depth and max_sentence_chars must be >= 1")
         if self.exemplar_questions < 1 or self.exemplar_top < 1 or self.exemplar_families < 1:
@@ -72,6 +81,15 @@ class WithinDocumentSettings:
             self.exemplar_families, self.exemplar_temperature, self.exemplar_words, self.exemplar_answer,
         )  # fmt: skip
 
+    def adapter_settings(self) -> AdapterSettings:
+        """The query adapter's training settings (the others at their defaults)."""
+        return AdapterSettings(epochs=self.adapter_epochs)
+
+    @property
+    def reads_bank(self) -> bool:
+        """Whether the stage reads a labelled bank: for its exemplars or to train its adapter."""
+        return bool(self.exemplar or self.adapter)
+
 
 def within_document_scores(
     dense: np.ndarray,
@@ -79,13 +97,17 @@ def within_document_scores(
     weights: WithinDocumentSettings,
     sentence_best: np.ndarray | None = None,
     exemplar: np.ndarray | None = None,
+    adapted: np.ndarray | None = None,
 ) -> np.ndarray:
     """The score of each chunk of one document, in document order (``dense``, ``bm25``: per chunk;
     ``sentence_best``: the best sentence cosine per chunk, NaN where not scored; ``exemplar``: the
-    chunk's likeness to gold passages of the same question elsewhere, None when none matched)."""
+    chunk's likeness to gold passages of the same question elsewhere, None when none matched;
+    ``adapted``: the chunk's cosine to the adapted question)."""
     score = zscore(dense) + weights.bm25 * zscore(bm25)
     if exemplar is not None and weights.exemplar:
         score = score + weights.exemplar * zscore(exemplar)
+    if adapted is not None and weights.adapter:
+        score = score + weights.adapter * zscore(adapted)
     if sentence_best is not None and weights.sentence:
         known = ~np.isnan(sentence_best)
         z = np.zeros(len(score))
@@ -111,13 +133,16 @@ class WithinDocumentRanker(Refining):
         split: bool,
         sentences: SentenceIndex | None = None,
         exemplars: ExemplarBank | None = None,
+        adapter: QueryAdapter | None = None,
     ) -> None:
         if weights.sentence and sentences is None:
             raise ValueError("a sentence weight needs the document sentences")
         if weights.exemplar and exemplars is None:
             raise ValueError("an exemplar weight needs an exemplar bank")
+        if weights.adapter and (adapter is None or exemplars is None):
+            raise ValueError("an adapter weight needs the adapter and the bank it was trained on")
         super().__init__(inner, split=split, sentences=sentences)
-        self.weights, self.exemplars = weights, exemplars
+        self.weights, self.exemplars, self.adapter = weights, exemplars, adapter
 
     def search(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[Hit]]:
         first = self.inner.search(queries, k, progress=progress)
@@ -150,6 +175,9 @@ class WithinDocumentRanker(Refining):
         exemplar = None
         if self.weights.exemplar and self.exemplars is not None:
             exemplar = self.exemplars.scores(qv, self.routing.vectors[ids], file_path)
-        score = within_document_scores(dense, bm25, self.weights, best, exemplar)
+        adapted = None
+        if self.weights.adapter and self.adapter is not None and self.exemplars is not None:
+            adapted = self.routing.vectors[ids] @ self.adapter.adapt(qv, self.exemplars.document_key(file_path))
+        score = within_document_scores(dense, bm25, self.weights, best, exemplar, adapted)
         order = np.argsort(-score, kind="stable")
         return ids[order], score[order]

@@ -1,0 +1,142 @@
+"""Query adapter: a linear map that turns a question's vector toward the vectors of its answers,
+learned on CPU from a labelled bank (:mod:`.exemplars`), one map per fold of documents.
+
+The embedding model places a question near text that *talks about* its subject; inside a contract
+the answer is often worded otherwise ("governing law" answered by "construed in accordance with the
+laws of…"). The bank shows, document by document, which of its gold passages answers which question.
+The adapter ``W`` (dim × dim, starting at the identity) is trained so that, inside each bank
+document, the adapted question is closest to its own gold pieces among all the document's pieces:
+
+    loss = mean over (document d, question q, wording w of q) of
+           − Σ_p y_p · log softmax_p( cos(W·w, p) / temperature ),   p over the gold pieces of d,
+           y = q's own pieces of d (uniform weights summing to 1)
+
+Each wording of the question counts (the bank question and, when given, its paraphrases), so the map
+does not learn one wording. It adds a score inside the routed document beside the plain cosine:
+``cos(W·q, c)`` for each chunk ``c`` (:mod:`.within_document`).
+
+**Leave-document-out.** Documents are split into ``folds`` by the SHA-256 of their text; the map
+that scores a document of fold ``f`` never saw a bank document of fold ``f``, so a document's own
+labels never train what scores it (a bank made of the evaluated benchmark is an honest estimate,
+as for the exemplars). A document outside the bank is scored by its fold's map all the same.
+
+Training needs no chunk of the bank's documents, only the bank's pieces and questions, which the
+exemplar bank has embedded already: on the whole LegalBench-RAG bank it takes about a minute per fold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .exemplars import ExemplarBank
+
+
+@dataclass(frozen=True)
+class AdapterSettings:
+    folds: int = 5  # documents split by the SHA-256 of their text (≥ 2: a document never trains its own map)
+    epochs: int = 2  # passes over the bank's documents
+    temperature: float = 0.05  # softmax temperature over cosines
+    learning_rate: float = 1e-3  # Adam
+    seed: int = 0  # document order and initialisation: the same bank and settings give the same maps
+
+    def __post_init__(self) -> None:
+        if self.folds < 2 or self.epochs < 1 or self.temperature <= 0 or self.learning_rate <= 0:
+            raise ValueError("adapter: folds >= 2, epochs >= 1, temperature > 0 and learning_rate > 0")
+
+
+def fold_of(document: str, folds: int) -> int:
+    """The fold of a document, from its key in the bank (the SHA-256 of its text, or its path)."""
+    return int(hashlib.sha256(document.encode()).hexdigest()[:8], 16) % folds
+
+
+@dataclass(frozen=True)
+class Group:
+    """One bank document's pieces (indices into the bank) and, per wording of each question answered
+    there, the weights of its own pieces among them (rows summing to 1)."""
+
+    document: str
+    pieces: np.ndarray  # (m,) piece indices
+    wordings: np.ndarray  # (n,) indices into the bank's wording vectors (questions, then paraphrases)
+    targets: np.ndarray  # (n, m)
+
+
+def groups_of(bank: ExemplarBank) -> list[Group]:
+    """The training groups of ``bank``: per document, every question with pieces there and at least
+    one piece of another question (else there is nothing to tell apart), each of its wordings a row."""
+    out = []
+    for document in sorted({str(d) for d in bank.file_of}):
+        pieces = np.flatnonzero(bank.file_of == document)
+        asked = bank.question_of[pieces]
+        rows, targets = [], []
+        for question in np.unique(asked):
+            own = (asked == question).astype(np.float64)
+            if own.all():
+                continue
+            for wording in np.flatnonzero(bank.phrase_family == question):
+                rows.append(int(wording))
+                targets.append(own / own.sum())
+        if rows:
+            out.append(Group(document, pieces, np.array(rows, dtype=np.int64), np.array(targets)))
+    return out
+
+
+def train_map(
+    groups: list[Group],
+    wordings: np.ndarray,
+    pieces: np.ndarray,
+    settings: AdapterSettings,
+    on_step: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """``W`` (dim × dim, float32) trained on ``groups`` (module docstring), one Adam step per group."""
+    import torch  # the embedding backend's dependency; imported here so that loading this module stays light
+
+    torch.manual_seed(settings.seed)
+    dim = wordings.shape[1]
+    w = torch.nn.Parameter(torch.eye(dim))
+    optimiser = torch.optim.Adam([w], lr=settings.learning_rate)
+    words, parts = torch.from_numpy(np.ascontiguousarray(wordings)), torch.from_numpy(np.ascontiguousarray(pieces))
+    rng = np.random.default_rng(settings.seed)
+    steps, done = settings.epochs * len(groups), 0
+    for _ in range(settings.epochs):
+        for g in rng.permutation(len(groups)):
+            group = groups[int(g)]
+            q = words[group.wordings] @ w.T
+            q = q / q.norm(dim=1, keepdim=True)
+            logits = q @ parts[group.pieces].T / settings.temperature
+            target = torch.from_numpy(group.targets).float()
+            loss = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            done += 1
+            if on_step is not None:
+                on_step(done, steps)
+    return w.detach().numpy().astype(np.float32)
+
+
+class QueryAdapter:
+    """One map per fold (``maps``: folds × dim × dim); :meth:`adapt` picks the document's fold's."""
+
+    def __init__(self, maps: np.ndarray) -> None:
+        self.maps = maps
+
+    @classmethod
+    def train(
+        cls, bank: ExemplarBank, settings: AdapterSettings, on_step: Callable[[int, int], None] | None = None
+    ) -> QueryAdapter:
+        """The maps of every fold, each trained on the bank's documents outside it."""
+        groups = groups_of(bank)
+        maps = []
+        for fold in range(settings.folds):
+            outside = [g for g in groups if fold_of(g.document, settings.folds) != fold]
+            maps.append(train_map(outside, bank.phrase_vectors, bank.vectors, settings, on_step))
+        return cls(np.stack(maps))
+
+    def adapt(self, question_vector: np.ndarray, document: str) -> np.ndarray:
+        """``W·q`` at unit length, with the map of ``document``'s fold (its bank key: :meth:`.ExemplarBank.document_key`)."""
+        v = self.maps[fold_of(document, len(self.maps))] @ question_vector
+        return (v / (np.linalg.norm(v) or 1.0)).astype(np.float32)
