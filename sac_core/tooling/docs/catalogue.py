@@ -116,6 +116,50 @@ PUBLISHED_ROWS = (  # the baseline on the whole pool, and on a pool like the one
 )
 FULL_TESTS = (("drm", 8), ("precision", 1), ("recall", 64))  # the paired tests shown: DRM@8 and LegalBench-RAG's two
 
+# The query adapter (issue 44, point 4): its weight tried on both wordings of lbr-mini, the one chosen
+# (× 3) reported on the paper protocol and the held-out folder, each as named and named by ids.
+PROFILED = RECOMMENDED_NAMES.replace("+names×1+", "+names×1+profile×1+")  # `sac presets`: recommended-profile
+
+
+def adapted(variant: str, weight: str = "3") -> str:
+    """``variant`` (a within-document one) with the query adapter's term at ``weight``."""
+    return f"{variant[:-1]},adapter×{weight}:full/e5)"
+
+
+ADAPTER_LBR_ROWS = tuple(
+    Row(f"{label}, {wording}", variant, folder=folder)
+    for label, variant in (
+        ("recommended", RECOMMENDED_NAMES),
+        *((f"+ adapter × {w}" + (" (chosen)" if w == "3" else ""), adapted(RECOMMENDED_NAMES, w)) for w in "12348"),
+        ("oracle", "oracle"),
+    )
+    for wording, folder in (("benchmark wording", "adapter-lbr-mini"), ("rewording 1", "adapter-lbr-mini-reword1"))
+)
+ADAPTER_VARIANTS = (  # (label, variant) of the report folders
+    ("recommended", RECOMMENDED_NAMES),
+    ("+ adapter × 3", adapted(RECOMMENDED_NAMES)),
+    ("recommended-profile", PROFILED),
+    ("+ adapter × 3", adapted(PROFILED)),
+)
+BANK = "option_within_doc_exemplar_data"  # the result column naming the bank's folder
+ADAPTER_ROWS = (*(Row(label, variant) for label, variant in ADAPTER_VARIANTS), Row("oracle", "oracle"))
+ADAPTER_HELDOUT_ROWS = (  # the held-out folder's own bank, then the whole LegalBench-RAG's
+    *(Row(f"{label}, bank: held-out", variant, where=((BANK, "../heldout"),)) for label, variant in ADAPTER_VARIANTS),
+    *(
+        Row(f"{label}, bank: LegalBench-RAG", variant, where=((BANK, "../shared/legalbench-rag"),))
+        for label, variant in ADAPTER_VARIANTS[2:]
+    ),
+    Row("oracle", "oracle"),
+)
+ADAPTER_FOLDERS = (  # (folder, caption, rows)
+    ("adapter-paper", "paper protocol", ADAPTER_ROWS),
+    ("adapter-paper-idnames", "paper protocol, documents named by ids", ADAPTER_ROWS),
+    ("adapter-heldout", "held-out folder", ADAPTER_HELDOUT_ROWS),
+    ("adapter-heldout-reword2", "held-out folder, questions reworded (rewording 2)", ADAPTER_HELDOUT_ROWS),
+    ("adapter-heldout-idnames", "held-out folder, documents named by ids", ADAPTER_HELDOUT_ROWS),
+    ("adapter-heldout-idnames-described", "held-out, ids, described from their opening", ADAPTER_HELDOUT_ROWS),
+)
+
 BLOCKS: tuple[Block, ...] = (
     # The README's and the home page's headline: the SAC paper's protocol (776 queries, 362 documents).
     Block("headline", "wording-paper", rows=HEADLINE_ROWS, extra=("drm@8",), caption="method"),
@@ -321,6 +365,16 @@ BLOCKS: tuple[Block, ...] = (
             Col("own_share", "own-document share of 10 nearest"),
             Col("silhouette", "silhouette by document"),
         ),
+    ),
+    Block(
+        "adapter-lbr-mini",
+        "adapter-lbr-mini",
+        rows=ADAPTER_LBR_ROWS,
+        caption="lbr-mini, both wordings (the tuning set)",
+    ),
+    *(
+        Block(folder, folder, rows=rows, extra=("drm@8", "p@1", "r@64"), caption=caption)
+        for folder, caption, rows in ADAPTER_FOLDERS
     ),
     Block("bench-lbr-mini", "", kind="text", file="bench-lbr-mini.txt"),
     Block("bench-passages", "", kind="text", file="bench-passages-lbr-mini.txt"),
