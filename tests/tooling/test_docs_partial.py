@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 from sac_core.tooling.docs.blocks import Block, Row
-from sac_core.tooling.docs.catalogue import BLOCKS, FULL_ROWS, PAPER_ROWS, PUBLISHED_ROWS
+from sac_core.tooling.docs.catalogue import BLOCKS
 from sac_core.tooling.docs.results import Results
+from sac_core.tooling.docs.rows import FULL_ROWS, PAPER_ROWS, PUBLISHED_ROWS
 from sac_core.tooling.docs.site import computed, missing_note, render_block
 
 KS = (1, 2, 4, 8, 16, 32, 64)

@@ -16,8 +16,9 @@ from sac_core.experiments.paper import LbrPoint
 from sac_core.experiments.report import cell_means
 from sac_core.tooling.browser import PROJECT
 from sac_core.tooling.docs.blocks import Block, Row
-from sac_core.tooling.docs.catalogue import BLOCKS, FULL_ROWS
+from sac_core.tooling.docs.catalogue import BLOCKS
 from sac_core.tooling.docs.results import Results
+from sac_core.tooling.docs.rows import FULL_ROWS
 from sac_core.tooling.docs.site import pending_note, render_block
 from sac_core.tooling.docs.sweep_notes import SECTIONS
 from sac_core.tooling.docs.sweep_pages import sweep_page
