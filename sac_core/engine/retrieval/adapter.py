@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..progress import progress_bar
 from .exemplars import ExemplarBank
 
 
@@ -89,9 +90,10 @@ def train_map(
     wordings: np.ndarray,
     pieces: np.ndarray,
     settings: AdapterSettings,
-    on_step: Callable[[int, int], None] | None = None,
+    on_step: Callable[[], None] | None = None,
 ) -> np.ndarray:
-    """``W`` (dim × dim, float32) trained on ``groups`` (module docstring), one Adam step per group."""
+    """``W`` (dim × dim, float32) trained on ``groups`` (module docstring), one Adam step per group
+    (``on_step()`` after each)."""
     import torch  # the embedding backend's dependency; imported here so that loading this module stays light
 
     torch.manual_seed(settings.seed)
@@ -100,7 +102,6 @@ def train_map(
     optimiser = torch.optim.Adam([w], lr=settings.learning_rate)
     words, parts = torch.from_numpy(np.ascontiguousarray(wordings)), torch.from_numpy(np.ascontiguousarray(pieces))
     rng = np.random.default_rng(settings.seed)
-    steps, done = settings.epochs * len(groups), 0
     for _ in range(settings.epochs):
         for g in rng.permutation(len(groups)):
             group = groups[int(g)]
@@ -112,9 +113,8 @@ def train_map(
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-            done += 1
             if on_step is not None:
-                on_step(done, steps)
+                on_step()
     return w.detach().numpy().astype(np.float32)
 
 
@@ -126,14 +126,32 @@ class QueryAdapter:
 
     @classmethod
     def train(
-        cls, bank: ExemplarBank, settings: AdapterSettings, on_step: Callable[[int, int], None] | None = None
+        cls,
+        bank: ExemplarBank,
+        settings: AdapterSettings,
+        *,
+        progress: bool = False,
+        on_progress: Callable[[int, int], None] | None = None,
     ) -> QueryAdapter:
-        """The maps of every fold, each trained on the bank's documents outside it."""
+        """The maps of every fold, each trained on the bank's documents outside it. ``progress``: a
+        bar with time left on stderr; ``on_progress(done, total)``: steps over all folds (for UIs)."""
         groups = groups_of(bank)
-        maps = []
-        for fold in range(settings.folds):
-            outside = [g for g in groups if fold_of(g.document, settings.folds) != fold]
-            maps.append(train_map(outside, bank.phrase_vectors, bank.vectors, settings, on_step))
+        folds = [[g for g in groups if fold_of(g.document, settings.folds) != fold] for fold in range(settings.folds)]
+        total = settings.epochs * sum(map(len, folds))
+        bar = progress_bar(total=total, desc="training the query adapter", unit="step", disable=not progress)
+        done = 0
+
+        def step() -> None:
+            nonlocal done
+            done += 1
+            bar.update(1)
+            if on_progress is not None:
+                on_progress(done, total)
+
+        try:
+            maps = [train_map(outside, bank.phrase_vectors, bank.vectors, settings, step) for outside in folds]
+        finally:
+            bar.close()
         return cls(np.stack(maps))
 
     def adapt(self, question_vector: np.ndarray, document: str) -> np.ndarray:

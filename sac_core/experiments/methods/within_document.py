@@ -48,7 +48,7 @@ def bank_benchmark(ctx: OpenContext, o: WithinDocumentSettings) -> tuple[Path, B
 def with_bank(config: RunConfig, folder: Path) -> RunConfig:
     """``config`` with its clause exemplars read from ``folder`` (ValueError when it reads no bank)."""
     if not config.plugin_options(NAME, WithinDocumentSettings).reads_bank:
-        raise ValueError(f"--bank: {config.variant} reads no labelled examples (no clause exemplars)")
+        raise ValueError(f"--bank: {config.variant} reads no labelled examples (no clause exemplars, no query adapter)")
     return config.with_(options={**dict(config.options), f"{NAME}.exemplar_data": str(folder)})
 
 
@@ -102,7 +102,8 @@ def open_adapter(ctx: OpenContext, o: WithinDocumentSettings, bank: ExemplarBank
         if not ctx.build and not ctx.save:
             raise NotBuilt("query adapter")
         ctx.say(f"query adapter: training {settings.folds} maps on the bank's gold passages ({settings.epochs} epochs)")
-        adapter = QueryAdapter.train(bank, settings, ctx.progress_of("training the query adapter", "steps"))
+        on_progress = ctx.progress_of("training the query adapter", "steps")
+        adapter = QueryAdapter.train(bank, settings, progress=ctx.progress, on_progress=on_progress)
         cache.set(key, adapter.maps)
     return adapter
 
@@ -153,7 +154,8 @@ class WithinDocument(Stage[RunConfig]):
         return self.options(config).on
 
     def inputs(self, config: RunConfig, ctx: OpenContext) -> Mapping[str, str]:
-        """The bank's contents (its queries, gold spans and documents), when exemplars score."""
+        """The bank's contents (its queries, gold spans and documents), when exemplars score or the
+        adapter is trained on it (then also the torch version)."""
         o = self.options(config)
         if not o.reads_bank:
             return {}

@@ -82,11 +82,15 @@ def test_a_document_never_trains_the_map_that_scores_it() -> None:
 
 
 @pytest.mark.slow  # trains with torch
-def test_training_is_deterministic() -> None:
+def test_training_is_deterministic_and_counts_its_steps_over_all_folds() -> None:
     documents = [f"d{i}" for i in range(6)]
     settings = AdapterSettings(folds=2, epochs=3, learning_rate=0.05)
-    first, second = QueryAdapter.train(bank(documents), settings), QueryAdapter.train(bank(documents), settings)
+    seen: list[tuple[int, int]] = []
+    first = QueryAdapter.train(bank(documents), settings, on_progress=lambda done, total: seen.append((done, total)))
+    second = QueryAdapter.train(bank(documents), settings)
     assert np.array_equal(first.maps, second.maps)
+    # each map trains on the documents outside its fold: 6 documents over 2 folds, each seen by one map
+    assert seen[-1] == (3 * 6, 3 * 6) and len(seen) == 3 * 6
 
 
 def test_settings_refuse_a_fold_that_would_train_on_itself() -> None:
