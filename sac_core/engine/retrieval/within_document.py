@@ -63,8 +63,7 @@ class WithinDocumentSettings:
     def __post_init__(self) -> None:
         if min(self.bm25, self.sentence, self.neighbour, self.exemplar, self.adapter) < 0:
             raise ValueError("weights must be >= 0")
-        if self.adapter_epochs < 1:
-            raise ValueError("adapter_epochs must be >= 1")
+        self.adapter_settings()  # its own checks (epochs >= 1), raised now rather than when the stage opens
         if self.sentence_depth < 1 or self.max_sentence_chars < 1:
             raise ValueError("sentence_depth and max_sentence_chars must be >= 1")
         if self.exemplar_questions < 1 or self.exemplar_top < 1 or self.exemplar_families < 1:
