@@ -128,6 +128,8 @@ def read_document(data_dir: Path, file_path: str) -> Document:
         text = data.decode("utf-8")
     except FileNotFoundError:
         raise BenchmarkError(f"{path}: document not found") from None
+    except IsADirectoryError:
+        raise BenchmarkError(f"{path}: a folder, not a document") from None
     except UnicodeDecodeError as e:
         raise BenchmarkError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     return Document(file_path, text, sha256)
