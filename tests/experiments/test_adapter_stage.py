@@ -11,7 +11,7 @@ from sac_core.engine.data import load_benchmark
 from sac_core.engine.retrieval.within_document import WithinDocumentSettings
 from sac_core.experiments import NotBuilt, OpenContext, RunConfig, evaluate
 from sac_core.experiments.identity import cell_inputs
-from sac_core.experiments.methods.within_document import open_adapter, open_bank
+from sac_core.experiments.methods.within_document import bank_chunks, open_adapter, open_bank
 
 DEMO = ("demo_nda", "demo_privacy")
 AWARE = {"split.on": True, "prior.weight": 8.0, "doc_bm25.weight": 0.125, "gate.mode": "split"}
@@ -46,13 +46,35 @@ def test_the_maps_are_trained_once_and_read_back_from_the_store(bench, demo_dir,
     o = cfg.plugin_options("within_doc", WithinDocumentSettings)
     bank = open_bank(cfg, OpenContext.new(bench, demo_dir, tmp_path), o)
     with pytest.raises(NotBuilt, match="query adapter"):  # a page that may not build is told so
-        open_adapter(OpenContext.new(bench, demo_dir, tmp_path, build=False), o, bank)
-    trained = open_adapter(OpenContext.new(bench, demo_dir, tmp_path), o, bank)
+        open_adapter(cfg, OpenContext.new(bench, demo_dir, tmp_path, build=False), o, bank)
+    trained = open_adapter(cfg, OpenContext.new(bench, demo_dir, tmp_path), o, bank)
     with store.entries(tmp_path, "adapters") as cache:
         assert len(cache) == 1
-    again = open_adapter(OpenContext.new(bench, demo_dir, tmp_path, build=False), o, bank)
+    again = open_adapter(cfg, OpenContext.new(bench, demo_dir, tmp_path, build=False), o, bank)
     assert np.array_equal(again.maps, trained.maps)
     assert trained.maps.shape == (5, bank.vectors.shape[1], bank.vectors.shape[1])
+
+
+@pytest.mark.slow  # embeds the bank's chunks with the real model and trains the maps
+def test_target_chunks_is_named_trains_on_the_bank_documents_chunks_and_is_stored_apart(
+    bench, demo_dir, tmp_path
+) -> None:
+    cfg = config(**BANK, **{"within_doc.adapter": 3.0, "within_doc.adapter_target": "chunks"})
+    assert cfg.variant.endswith("adapter×3:full/e2/chunks)")
+    o = cfg.plugin_options("within_doc", WithinDocumentSettings)
+    bank = open_bank(cfg, OpenContext.new(bench, demo_dir, tmp_path), o)
+    with pytest.raises(NotBuilt, match="the bank documents' chunks"):  # not embedded yet, and may not build
+        bank_chunks(cfg, OpenContext.new(bench, demo_dir, tmp_path, build=False), o)
+    chunks = bank_chunks(cfg, OpenContext.new(bench, demo_dir, tmp_path), o)
+    assert {c.file_path for c in chunks.chunks} == set(bench.documents)  # the demo folder is its own bank
+    assert chunks.vectors.shape == (len(chunks.chunks), bank.vectors.shape[1])
+    on_chunks = open_adapter(cfg, OpenContext.new(bench, demo_dir, tmp_path), o, bank)
+    pieces = config(**BANK, **{"within_doc.adapter": 3.0})
+    o_pieces = pieces.plugin_options("within_doc", WithinDocumentSettings)
+    on_pieces = open_adapter(pieces, OpenContext.new(bench, demo_dir, tmp_path), o_pieces, bank)
+    assert not np.array_equal(on_chunks.maps, on_pieces.maps)
+    with store.entries(tmp_path, "adapters") as cache:
+        assert len(cache) == 2  # one map set per target
 
 
 def test_the_cells_identity_holds_the_bank_and_the_torch_version(bench, demo_dir, embed_cache) -> None:

@@ -137,6 +137,10 @@ class ExemplarBank:
     def __len__(self) -> int:
         return len(self.question_of)
 
+    def bank_key(self, file_path: str, sha256: str) -> str:
+        """What the pieces of the bank's own document ``file_path`` (text SHA-256 ``sha256``) are keyed by."""
+        return file_path if self.documents is None else sha256
+
     def document_key(self, file_path: str) -> str:
         """What the bank's pieces of the evaluated document ``file_path`` are keyed by."""
         return file_path if self.documents is None else self.documents.get(file_path, file_path)

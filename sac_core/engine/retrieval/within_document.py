@@ -59,11 +59,12 @@ class WithinDocumentSettings:
     exemplar_paraphrases: bool = False  # "family": three more wordings of each bank question (paraphrases.json)
     adapter: float = 0.0  # weight of z(cos(W·q, c)), W learned from the bank's gold passages (.adapter)
     adapter_epochs: int = 5  # passes of the adapter's training over the bank's documents
+    adapter_target: str = "pieces"  # what it learns to rank: "pieces" (gold pieces) or "chunks" (.adapter)
 
     def __post_init__(self) -> None:
         if min(self.bm25, self.sentence, self.neighbour, self.exemplar, self.adapter) < 0:
             raise ValueError("weights must be >= 0")
-        self.adapter_settings()  # its own checks (epochs >= 1), raised now rather than when the stage opens
+        self.adapter_settings()  # its own checks (epochs >= 1, target), raised now rather than when the stage opens
         if self.sentence_depth < 1 or self.max_sentence_chars < 1:
             raise ValueError("sentence_depth and max_sentence_chars must be >= 1")
         if self.exemplar_questions < 1 or self.exemplar_top < 1 or self.exemplar_families < 1:
@@ -82,7 +83,7 @@ class WithinDocumentSettings:
 
     def adapter_settings(self) -> AdapterSettings:
         """The query adapter's training settings (the others at their defaults)."""
-        return AdapterSettings(epochs=self.adapter_epochs)
+        return AdapterSettings(epochs=self.adapter_epochs, target=self.adapter_target)
 
     @property
     def reads_bank(self) -> bool:

@@ -5,19 +5,21 @@ have for the same question: :mod:`sac_core.engine.retrieval.exemplars`) and come
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ...engine import store
 from ...engine.data import Benchmark, BenchmarkError, load_benchmark
-from ...engine.retrieval.adapter import QueryAdapter
+from ...engine.retrieval import chunk_text
+from ...engine.retrieval.adapter import BankChunks, QueryAdapter
 from ...engine.retrieval.exemplars import ExemplarBank, bank_texts, copies, exemplars_of
 from ...engine.retrieval.routed import refinable
 from ...engine.retrieval.within_document import WithinDocumentRanker, WithinDocumentSettings
 from ..config import STAGES, RunConfig
 from ..identity import texts_digest
+from ..index_store import make_pool
 from ..plugins import NotBuilt, OpenContext, Opened, Preset, Stage
 from ..reword import paraphrases
 from ..sentence_store import open_sentences
@@ -78,22 +80,46 @@ def open_bank(config: RunConfig, ctx: OpenContext, o: WithinDocumentSettings) ->
     )
 
 
-def open_adapter(ctx: OpenContext, o: WithinDocumentSettings, bank: ExemplarBank) -> QueryAdapter:
-    """The query adapter trained on ``bank`` (:mod:`sac_core.engine.retrieval.adapter`), from the
-    store when the same data, settings and torch version trained it before (about 2 minutes on the
-    whole LegalBench-RAG bank)."""
+def bank_chunks(config: RunConfig, ctx: OpenContext, o: WithinDocumentSettings) -> BankChunks:
+    """The bank documents chunked as the run chunks and embedded by its model (cached by text like a
+    run's chunks; NotBuilt when some are not embedded yet and the context may not build)."""
+    bank_bench = bank_benchmark(ctx, o)[1]
+    pool = make_pool(bank_bench, config, chunk_text)
+    embedder = ctx.embedders.get(config.model, config.backend)
+    if not ctx.build and not ctx.save and not embedder.cached(list(pool.indexed)):
+        raise NotBuilt("the bank documents' chunks")
+    ctx.say(f"query adapter: {len(pool):,} chunks of the bank's {len(bank_bench.documents)} documents")
+    vectors = embedder.encode(
+        list(pool.indexed),
+        progress=ctx.progress,
+        desc="bank chunks",
+        on_progress=ctx.progress_of("bank chunks", "texts"),
+    )
+    return BankChunks(bank_bench, pool.chunks, vectors)
+
+
+def _digest(*arrays: np.ndarray, names: Sequence[object] = ()) -> str:
+    """The SHA-256 of arrays' bytes and names' text: what a stored map was trained from."""
+    data = b"".join(np.ascontiguousarray(a).tobytes() for a in arrays)
+    return store.sha256(data + "\n".join(map(str, names)).encode())
+
+
+def open_adapter(config: RunConfig, ctx: OpenContext, o: WithinDocumentSettings, bank: ExemplarBank) -> QueryAdapter:
+    """The query adapter trained on ``bank`` (:mod:`sac_core.engine.retrieval.adapter`; with target
+    "chunks", on its documents' chunks too), from the store when the same data, settings and torch
+    version trained it before (2 to 5 minutes on the whole LegalBench-RAG bank)."""
     settings = o.adapter_settings()
-    recipe = {
-        "data": store.sha256(
-            b"".join(
-                np.ascontiguousarray(a).tobytes()
-                for a in (bank.phrase_vectors, bank.vectors, bank.phrase_family, bank.question_of)
-            )
-            + "\n".join(map(str, bank.file_of)).encode()
-        ),
-        "settings": store.canonical(settings),
-        "torch": store.library_version("torch"),
-    }
+    data = _digest(bank.phrase_vectors, bank.vectors, bank.phrase_family, bank.question_of, names=list(bank.file_of))
+    recipe: dict[str, object] = {
+        "data": data, "settings": store.canonical(settings), "torch": store.library_version("torch")
+    }  # fmt: skip
+    if settings.target == "chunks":  # the bank's documents and gold spans, chunked as the run chunks (the
+        # bank's vectors above pin the model that embeds them): known without chunking 700 documents
+        recipe["chunks"] = {
+            "bank": bank_benchmark(ctx, o)[1].digest,
+            "chunking": [config.chunker, config.chunk_size, config.chunk_overlap],
+            "splitter": store.library_version("langchain-text-splitters"),
+        }
     key = store.key("adapters", recipe)
     with store.entries(ctx.cache_dir, "adapters") as cache:
         found = cache.get(key)
@@ -101,9 +127,12 @@ def open_adapter(ctx: OpenContext, o: WithinDocumentSettings, bank: ExemplarBank
             return QueryAdapter(found)
         if not ctx.build and not ctx.save:
             raise NotBuilt("query adapter")
-        ctx.say(f"query adapter: training {settings.folds} maps on the bank's gold passages ({settings.epochs} epochs)")
+        ctx.say(
+            f"query adapter: training {settings.folds} maps against the bank's {settings.target} ({settings.epochs} epochs)"
+        )
+        chunks = bank_chunks(config, ctx, o) if settings.target == "chunks" else None
         on_progress = ctx.progress_of("training the query adapter", "steps")
-        adapter = QueryAdapter.train(bank, settings, progress=ctx.progress, on_progress=on_progress)
+        adapter = QueryAdapter.train(bank, settings, chunks=chunks, progress=ctx.progress, on_progress=on_progress)
         cache.set(key, adapter.maps)
     return adapter
 
@@ -180,14 +209,15 @@ class WithinDocument(Stage[RunConfig]):
         if o.exemplar:
             parts.append(f"ex×{o.exemplar:g}:{o.exemplar_protocol}{_bank_match(o)}/{o.exemplar_top}")
         if o.adapter:
-            parts.append(f"adapter×{o.adapter:g}:{o.exemplar_protocol}/e{o.adapter_epochs}")
+            target = "" if o.adapter_target == "pieces" else f"/{o.adapter_target}"
+            parts.append(f"adapter×{o.adapter:g}:{o.exemplar_protocol}/e{o.adapter_epochs}{target}")
         return f"+within({','.join(parts)})"
 
     def wrap(self, opened: Opened, config: RunConfig, ctx: OpenContext) -> Opened:
         o = self.options(config)
         sentences = open_sentences(config, ctx, o.max_sentence_chars) if o.sentence else None
         bank = open_bank(config, ctx, o) if o.reads_bank else None
-        adapter = open_adapter(ctx, o, bank) if o.adapter and bank is not None else None
+        adapter = open_adapter(config, ctx, o, bank) if o.adapter and bank is not None else None
         ranker = WithinDocumentRanker(
             refinable(opened.ranker, NAME), o, split=split_on(config), sentences=sentences,
             exemplars=bank, adapter=adapter,
