@@ -8,11 +8,13 @@ query's opening reference is replaced by such a name, made from the gold documen
 (its first :data:`OPENING_CHARS` characters), and the question is kept as it is:
 
 - **the type** from the title, as lawyers say it: an NDA is "NDA", "non-disclosure agreement" or
-  "confidentiality agreement" (with "mutual" when the title says so), a plan of merger a "merger
+  "confidentiality agreement" (with "mutual" when the title says so, and the title's own words
+  before the type: "focus group NDA"; "form", "standard" say nothing), a plan of merger a "merger
   agreement" or an "acquisition agreement", a few titles by their usual initials ("MSA", "SPA");
   any other title in lower case ("strategic alliance agreement");
 - **the parties** from the opening's company and institution names (those ending in a legal suffix
-  or naming a university, bank, department, state …): their defined short name when it is a name
+  or naming a university, bank, department, state …, and one lower-case word before ", inc." as
+  some companies write theirs: "thoughtbot, inc."): their defined short name when it is a name
   ("Transnet", "LSUK"; not a role such as "Company" or "Recipient"), else the name without its
   legal suffix ("Red River Oil", not "Red River Oil Inc."), or its initials ("RRO"); a merger sub is
   never named, and of more than two parties the first and the last are; sometimes only one party;
@@ -60,7 +62,8 @@ _ORG = re.compile(
     rf"\b((?:{_WORD}[^\S\n]+(?:{_LINK}[^\S\n]+)*){{0,6}}?{_WORD}),?[^\S\n]+({_SUFFIX})\.?(?![\w])"
     rf"|\b((?i:University|Department|State|City|Board|Ministry|County|Commonwealth)[^\S\n]+(?i:of)[^\S\n]+{_WORD}"
     rf"(?:[^\S\n]+(?:{_LINK}[^\S\n]+)*{_WORD}){{0,4}})"
-)
+    r"|(?<![\w.])([a-z][\w'’.-]*\w),[^\S\n]+((?i:Inc|LLC|L\.L\.C|Ltd|Limited|Corp|Corporation|GmbH|plc))\.?(?![\w])"
+)  # the last: a company that writes its name in lower case ("thoughtbot, inc."): one word, then a comma
 _DEFINED = re.compile(r"\((?:[^()“\"]{0,60}?)[“\"]([^”\"\n]{1,40})[”\"]")
 _STRIP = re.compile(rf",?\s+{_SUFFIX}\.?$")
 _SUB = re.compile(
@@ -96,6 +99,7 @@ _INITIALS = {  # titles lawyers say by their initials
     "statement of work": "SOW",
 }
 _SMALL = frozenset({"of", "and", "&", "the", "de", "for", "at"})
+_FORM_WORDS = frozenset({"mutual", "standard", "form", "template", "sample", "model"})  # say nothing of the document
 
 
 @dataclass(frozen=True)
@@ -164,7 +168,13 @@ def _parties(opening: str) -> tuple[tuple[str, ...], ...]:
     at = opening.find(zone)
     matches = list(_ORG.finditer(zone)) or list(_FIRST_NAME.finditer(zone))[:1]
     for m in matches:
-        full = m.group(1) if m.re is _FIRST_NAME else m.group(0) if m.group(3) else f"{m.group(1)} {m.group(2)}"
+        full = (
+            m.group(1)
+            if m.re is _FIRST_NAME
+            else m.group(0)
+            if m.group(3) or m.group(4)
+            else f"{m.group(1)} {m.group(2)}"
+        )
         full = _LEADING.sub("", full)
         after = opening[at + m.end() : at + m.end() + 160]
         defined = _DEFINED.match(after.lstrip(" ,")) or _DEFINED.search(after)
@@ -212,9 +222,16 @@ def _title(opening: str) -> str:
 def _kinds(title: str, opening: str) -> tuple[str, ...]:
     """The ways a lawyer names the document's type."""
     lower = title.lower()
-    if _NDA.search(title):
-        mutual = "mutual " if "mutual" in lower else ""
-        return (f"{mutual}NDA", f"{mutual}non-disclosure agreement", f"{mutual}confidentiality agreement")
+    nda = _NDA.search(title)
+    if nda:  # the title's own words before the type stay ("focus group NDA"); "mutual" is kept in front
+        words = [w for w in re.findall(r"[\w‐'’-]+", lower[: nda.start()]) if w not in _FORM_WORDS and len(w) > 1]
+        while words and words[0] in _SMALL | {"a", "an"}:  # "of the focus group" → "focus group"
+            words.pop(0)
+        while words and words[-1] in _SMALL:
+            words.pop()
+        lead = " ".join(["mutual", *words] if "mutual" in lower else words)
+        lead = f"{lead} " if lead else ""
+        return (f"{lead}NDA", f"{lead}non-disclosure agreement", f"{lead}confidentiality agreement")
     if "merger" in lower or re.search(r"(?i)plan\s+of\s+merger", opening[:3000]):
         return ("merger agreement", "acquisition agreement")
     plain = lower or "agreement"

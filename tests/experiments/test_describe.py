@@ -60,6 +60,25 @@ def test_a_party_is_never_a_state_of_incorporation_or_a_role() -> None:
     assert read_opening(FORM).parties == ()  # blanks and a role ("Recipient") name no one
 
 
+def test_a_company_that_writes_its_name_in_lower_case_is_still_a_party() -> None:
+    text = "Mutual Non-Disclosure Agreement\nmade as of between thoughtbot, inc. having its place of business at Boston and , having"
+    assert read_opening(text).parties == (("thoughtbot",),)
+    assert read_opening("LICENSE AGREEMENT\nbetween salesforce.com, inc. and Beta Labs LLC.").parties[0] == (
+        "salesforce.com",
+    )
+    # a lower-case word before a suffix without the comma is no name ("a delaware corporation")
+    assert read_opening("AGREEMENT between Alpha Widgets, Inc., a delaware corporation and ______").parties == (
+        ("Alpha Widgets",),
+    )
+
+
+def test_an_nda_keeps_the_words_its_title_says_it_with() -> None:
+    focus = "Focus Group Non‐Disclosure Agreement\nI, ______, agree to hold in confidence…"
+    assert read_opening(focus).kinds[0] == "focus group NDA"  # not "the template NDA", as any other form
+    assert read_opening("BUYER'S NON-DISCLOSURE AGREEMENT\n").kinds[0] == "buyer NDA"  # the stray 'S' is dropped
+    assert read_opening("STANDARD MUTUAL NON-DISCLOSURE AGREEMENT\n").kinds[0] == "mutual NDA"  # form words say nothing
+
+
 def test_a_form_is_named_by_its_letterhead_or_as_a_form() -> None:
     assert describe(read_opening(LETTERHEAD), "x.txt", "q").endswith(" of University of Arkansas at Little Rock")
     assert describe(read_opening(LETTERHEAD), "x.txt", "q").split()[1] in ("form", "template", "standard")
