@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...experiments.cells import SIGNIFICANCE
 from .blocks import Block, Col, Row
 from .rows import (
+    ADAPTER_CHUNKS_LBR_ROWS,
     ADAPTER_FOLDERS,
     ADAPTER_LBR_ROWS,
     AWARE,
@@ -241,6 +242,12 @@ BLOCKS: tuple[Block, ...] = (
         "adapter-lbr-mini",
         "adapter-lbr-mini",
         rows=ADAPTER_LBR_ROWS,
+        caption="lbr-mini, both wordings (the tuning set)",
+    ),
+    Block(
+        "adapter-chunks-lbr-mini",
+        "adapter-chunks-lbr-mini",
+        rows=ADAPTER_CHUNKS_LBR_ROWS,
         caption="lbr-mini, both wordings (the tuning set)",
     ),
     *(
