@@ -12,6 +12,7 @@ from sac_core.engine.summaries import SummaryConfig
 from sac_core.experiments import OpenContext, RunConfig, catalogue, evaluate, load_sweep
 from sac_core.experiments.index_store import index_key
 from sac_core.experiments.methods import DOCUMENT_AWARE, SIGNALS, signals_of
+from sac_core.tooling.docs.rows import ADAPTED, RECOMMENDED, RECOMMENDED_NAMES
 
 DEMO = ("demo_nda", "demo_privacy")
 
@@ -149,15 +150,20 @@ def test_passage_stages_share_their_methods_index() -> None:
     assert "option_within_doc_on" in passages.columns() and "option_within_doc_on" not in plain.columns()
 
 
-def test_the_profile_preset_is_the_measured_cell_and_the_headline_presets_are_unchanged() -> None:
-    """Issue 44: routing by what documents say about themselves is offered as recommended-profile, the
-    cell measured on the paper protocol (results/profile-paper, tuned on lbr-mini); recommended and
-    recommended-text stay the presets the README's headline cells were made from."""
+def test_the_recommended_presets_are_the_cells_the_headline_sweeps_measure_and_the_docs_show() -> None:
+    """Issue 44: routing by what documents say about themselves is part of the recommended method; each
+    recommended preset is a cell of the sweeps the README's tables come from, and the row the docs show."""
     presets = catalogue(RunConfig())
-    measured = load_sweep(Path(__file__).parents[2] / "sweeps" / "profile-paper.toml")
-    reported = {c.variant for c in measured.cells}
-    assert dict(presets["recommended-profile"].config.options)["doc_profile.weight"] == 1.0
-    assert presets["recommended-profile"].config.variant in reported
-    for key in ("recommended", "recommended-text"):
-        assert "doc_profile.weight" not in dict(presets[key].config.options)
-    assert presets["recommended"].config.variant in reported  # the cell without the profile, beside it
+    sweeps = Path(__file__).parents[2] / "sweeps"
+    for key in ("recommended", "recommended-text", "recommended-adapter"):
+        assert dict(presets[key].config.options)["doc_profile.weight"] == 1.0
+    for sweep, keys in (
+        ("wording-paper.toml", ("recommended", "recommended-text")),
+        ("full-benchmark.toml", ("recommended", "recommended-text", "recommended-adapter")),
+        ("adapter-paper.toml", ("recommended", "recommended-adapter")),
+    ):
+        measured = {c.variant for c in load_sweep(sweeps / sweep).cells}
+        assert {presets[key].config.variant for key in keys} <= measured, sweep
+    assert presets["recommended"].config.variant == RECOMMENDED_NAMES
+    assert presets["recommended-text"].config.variant == RECOMMENDED
+    assert presets["recommended-adapter"].config.variant == ADAPTED

@@ -25,15 +25,36 @@ PAIRS = (  # the columns of a paired-test table (a = the first variant, b = the 
 )
 
 FAMILY = AWARE + "+within(bm25×0.25,nb×0.25,ex×4:lbr-mini~family3(T0.05{})/3)"
-RECOMMENDED = AWARE + "+within(bm25×0.25,nb×0.25,ex×4:full~family3(T0.05,+para)/3)"
+FAMILY_BANK = AWARE + "+within(bm25×0.25,nb×0.25,ex×4:full~family3(T0.05,+para)/3)"  # issue 34's choice
 NAMED = AWARE.replace("+gate:", "+names×{}+gate:") + "+within(bm25×0.25,nb×0.25,ex×4:full~family3(T0.05,+para)/3)"
-RECOMMENDED_NAMES = NAMED.format("1")  # `sac presets`: recommended (RECOMMENDED is recommended-text)
+FAMILY_BANK_NAMES = NAMED.format("1")  # the same, file names read: the recommended method until issue 44
+
+
+def with_profile(variant: str) -> str:
+    """``variant`` with the profile term (what documents say about themselves, weight 1) in its routing."""
+    return variant.replace("+gate:", "+profile×1+gate:")
+
+
+def adapted(variant: str, weight: str = "3", epochs: int = 5, target: str = "") -> str:
+    """``variant`` (a within-document one) with the query adapter's term at ``weight`` (``target``:
+    "" for the gold pieces, "/chunks" for the bank documents' chunks)."""
+    return f"{variant[:-1]},adapter×{weight}:full/e{epochs}{target})"
+
+
+def on_chunks(variant: str, weight: str = "10", epochs: int = 10) -> str:
+    """``variant`` with the query adapter trained against the bank documents' chunks."""
+    return adapted(variant, weight, epochs, "/chunks")
+
+
+RECOMMENDED_NAMES = with_profile(FAMILY_BANK_NAMES)  # `sac presets`: recommended
+RECOMMENDED = with_profile(FAMILY_BANK)  # `sac presets`: recommended-text (file names unread)
+ADAPTED = on_chunks(RECOMMENDED_NAMES)  # `sac presets`: recommended-adapter
 WORDING_VARIANTS = (  # (label, variant): the clause-exemplar variants tried on both wordings (issue 34)
     ("within-document ranking alone", WITHIN),
     ("exemplars, bank questions of cosine ≥ 0.9 (template match)", EXEMPLARS),
     ("exemplars by question family", FAMILY.format("")),
     ("… + three more wordings of each bank question", FAMILY.format(",+para")),
-    ("… + the folder's whole bank (recommended-text)", RECOMMENDED),
+    ("… + the folder's whole bank (chosen)", FAMILY_BANK),
 )
 WORDING_ROWS = tuple(
     Row(f"{label}, {wording}", variant, folder=folder)
@@ -47,7 +68,8 @@ HELDOUT_WORDING_ROWS = tuple(
         ("baseline", "baseline"),
         WORDING_VARIANTS[0],
         WORDING_VARIANTS[-1],
-        ("… + file names (recommended)", RECOMMENDED_NAMES),
+        ("… + file names", FAMILY_BANK_NAMES),
+        ("… + what documents say about themselves (recommended)", RECOMMENDED_NAMES),
     )
     for wording, folder in (("benchmark wording", "wording-heldout"), ("rewording 2", "wording-heldout-reword2"))
 )
@@ -55,9 +77,9 @@ HELDOUT_WORDING_ROWS = tuple(
 NAMES_ROWS = tuple(  # the file-name term's weight, both wordings of lbr-mini (issue 34)
     Row(f"{label}, {wording}", variant, folder=folder)
     for label, variant in (
-        ("file names unread (recommended-text)", RECOMMENDED),
+        ("file names unread", FAMILY_BANK),
         *(
-            (f"file names × {w}" + (" (recommended)" if w == "1" else ""), NAMED.format(w))
+            (f"file names × {w}" + (" (chosen)" if w == "1" else ""), NAMED.format(w))
             for w in ("0.125", "0.25", "0.5", "1", "2")
         ),
     )
@@ -76,6 +98,8 @@ PAPER_WORDING_ROWS = tuple(
     for label, variant in (
         ("baseline", "baseline"),
         ("within-document ranking", WITHIN),
+        ("file names unread, no profile term", FAMILY_BANK),
+        ("file names read, no profile term", FAMILY_BANK_NAMES),
         ("recommended-text (file names unread)", RECOMMENDED),
         ("recommended", RECOMMENDED_NAMES),
     )
@@ -87,6 +111,7 @@ HEADLINE_ROWS = (
     Row("Recommended", RECOMMENDED_NAMES, folder="wording-paper"),
     Row("Recommended, questions reworded (never tuned on)", RECOMMENDED_NAMES, folder="wording-paper-reword2"),
     Row("Recommended, documents named by ids", RECOMMENDED_NAMES, folder="wording-paper-idnames"),
+    Row("Recommended + query adapter (opt-in)", ADAPTED, folder="adapter-paper"),
 )
 
 # The whole benchmark (issue 43): all 6,889 queries over the 714 documents in one pool, and the same
@@ -100,10 +125,11 @@ FULL_ROWS = (
     Row("SAC (expert summaries)", EXPERT),
     Row("Recommended", RECOMMENDED_NAMES),
     Row("Recommended, file names unread", RECOMMENDED),
+    Row("Recommended + query adapter (opt-in)", ADAPTED),
 )
-PAPER_ROWS = tuple(  # the same five on the paper protocol, from the folders the headline reads
-    Row(row.label, row.variant, folder=folder)
-    for row, folder in zip(FULL_ROWS, ("wording-paper", "methods-paper", "paper", "wording-paper", "wording-paper"))
+PAPER_FOLDERS = ("wording-paper", "methods-paper", "paper", "wording-paper", "wording-paper", "adapter-paper")
+PAPER_ROWS = tuple(  # the same on the paper protocol, from the folders the headline reads
+    Row(row.label, row.variant, folder=folder) for row, folder in zip(FULL_ROWS, PAPER_FOLDERS, strict=True)
 )
 PUBLISHED_ROWS = (  # the baseline on the whole pool, and on a pool like the one LegalBench-RAG's script indexes
     Row("Baseline (plain RAG), whole benchmark", "baseline"),
@@ -114,26 +140,12 @@ FULL_TESTS = (("drm", 8), ("precision", 1), ("recall", 64))  # the paired tests 
 # The query adapter (issue 44, point 4): its weight tried on both wordings of lbr-mini, the one chosen
 # (× 3) reported on the paper protocol and the held-out folder, each as named and named by ids; then
 # trained against the bank documents' chunks (weight and epochs tried on lbr-mini, × 10 over 10 chosen).
-PROFILED = RECOMMENDED_NAMES.replace("+names×1+", "+names×1+profile×1+")  # `sac presets`: recommended-profile
-
-
-def adapted(variant: str, weight: str = "3", epochs: int = 5, target: str = "") -> str:
-    """``variant`` (a within-document one) with the query adapter's term at ``weight`` (``target``:
-    "" for the gold pieces, "/chunks" for the bank documents' chunks)."""
-    return f"{variant[:-1]},adapter×{weight}:full/e{epochs}{target})"
-
-
-def on_chunks(variant: str, weight: str = "10", epochs: int = 10) -> str:
-    """``variant`` with the query adapter trained against the bank documents' chunks."""
-    return adapted(variant, weight, epochs, "/chunks")
-
-
 WORDINGS = (("benchmark wording", "adapter-lbr-mini"), ("rewording 1", "adapter-lbr-mini-reword1"))
 ADAPTER_LBR_ROWS = tuple(
     Row(f"{label}, {wording}", variant, folder=folder)
     for label, variant in (
-        ("recommended", RECOMMENDED_NAMES),
-        *((f"+ adapter × {w}" + (" (chosen)" if w == "3" else ""), adapted(RECOMMENDED_NAMES, w)) for w in "12348"),
+        ("no profile term", FAMILY_BANK_NAMES),
+        *((f"+ adapter × {w}" + (" (chosen)" if w == "3" else ""), adapted(FAMILY_BANK_NAMES, w)) for w in "12348"),
         ("oracle", "oracle"),
     )
     for wording, folder in WORDINGS
@@ -141,22 +153,22 @@ ADAPTER_LBR_ROWS = tuple(
 ADAPTER_CHUNKS_LBR_ROWS = tuple(
     Row(f"{label}, {wording}", variant, folder=folder.replace("adapter-", "adapter-chunks-"))
     for label, variant in (
-        ("recommended", RECOMMENDED_NAMES),
-        ("+ adapter × 3 on gold pieces, 5 epochs", adapted(RECOMMENDED_NAMES)),
-        *((f"+ adapter × 10 on chunks, {e} epochs", on_chunks(RECOMMENDED_NAMES, "10", e)) for e in (2, 5, 20)),
-        *((f"+ adapter × {w} on chunks, 10 epochs", on_chunks(RECOMMENDED_NAMES, w)) for w in ("3", "6", "20")),
-        ("+ adapter × 10 on chunks, 10 epochs (chosen)", on_chunks(RECOMMENDED_NAMES)),
+        ("no profile term", FAMILY_BANK_NAMES),
+        ("+ adapter × 3 on gold pieces, 5 epochs", adapted(FAMILY_BANK_NAMES)),
+        *((f"+ adapter × 10 on chunks, {e} epochs", on_chunks(FAMILY_BANK_NAMES, "10", e)) for e in (2, 5, 20)),
+        *((f"+ adapter × {w} on chunks, 10 epochs", on_chunks(FAMILY_BANK_NAMES, w)) for w in ("3", "6", "20")),
+        ("+ adapter × 10 on chunks, 10 epochs (chosen)", on_chunks(FAMILY_BANK_NAMES)),
         ("oracle", "oracle"),
     )
     for wording, folder in WORDINGS
 )
 ADAPTER_VARIANTS = (  # (label, variant) of the report folders
+    ("no profile term", FAMILY_BANK_NAMES),
+    ("+ adapter × 3", adapted(FAMILY_BANK_NAMES)),
+    ("+ adapter on chunks × 10", on_chunks(FAMILY_BANK_NAMES)),
     ("recommended", RECOMMENDED_NAMES),
     ("+ adapter × 3", adapted(RECOMMENDED_NAMES)),
-    ("+ adapter on chunks × 10", on_chunks(RECOMMENDED_NAMES)),
-    ("recommended-profile", PROFILED),
-    ("+ adapter × 3", adapted(PROFILED)),
-    ("+ adapter on chunks × 10", on_chunks(PROFILED)),
+    ("+ adapter on chunks × 10 (recommended-adapter)", ADAPTED),
 )
 BANK = "option_within_doc_exemplar_data"  # the result column naming the bank's folder
 ADAPTER_ROWS = (*(Row(label, variant) for label, variant in ADAPTER_VARIANTS), Row("oracle", "oracle"))
