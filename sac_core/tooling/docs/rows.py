@@ -183,6 +183,7 @@ ADAPTER_HELDOUT_ROWS = (  # the held-out folder's own bank, then the whole Legal
 ADAPTER_FOLDERS = (  # (folder, caption, rows)
     ("adapter-paper", "paper protocol", ADAPTER_ROWS),
     ("adapter-paper-idnames", "paper protocol, documents named by ids", ADAPTER_ROWS),
+    ("adapter-paper-reword2", "paper protocol, questions reworded (rewording 2)", ADAPTER_ROWS),
     ("adapter-heldout", "held-out folder", ADAPTER_HELDOUT_ROWS),
     ("adapter-heldout-reword2", "held-out folder, questions reworded (rewording 2)", ADAPTER_HELDOUT_ROWS),
     ("adapter-heldout-idnames", "held-out folder, documents named by ids", ADAPTER_HELDOUT_ROWS),
