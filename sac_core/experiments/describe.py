@@ -159,6 +159,15 @@ def _is_name(full: str, before: str) -> bool:
     return not (_SUB.search(full) or words & _NOT_NAMES or words <= _ROLES | _SMALL)
 
 
+def _full_name(m: re.Match[str]) -> str:
+    """The name a match of :data:`_ORG` or :data:`_FIRST_NAME` found, with its legal suffix."""
+    if m.re is _FIRST_NAME:
+        return m.group(1)
+    if m.group(3) or m.group(4):  # an institution ("University of …"), or a lower-case name and its suffix
+        return m.group(0)
+    return f"{m.group(1)} {m.group(2)}"
+
+
 def _parties(opening: str) -> tuple[tuple[str, ...], ...]:
     """Each party's names (its defined short name when a name, its clean name, its initials when long),
     in the order the opening names them; no merger sub; of more than two, the first and the last."""
@@ -168,14 +177,7 @@ def _parties(opening: str) -> tuple[tuple[str, ...], ...]:
     at = opening.find(zone)
     matches = list(_ORG.finditer(zone)) or list(_FIRST_NAME.finditer(zone))[:1]
     for m in matches:
-        full = (
-            m.group(1)
-            if m.re is _FIRST_NAME
-            else m.group(0)
-            if m.group(3) or m.group(4)
-            else f"{m.group(1)} {m.group(2)}"
-        )
-        full = _LEADING.sub("", full)
+        full = _LEADING.sub("", _full_name(m))
         after = opening[at + m.end() : at + m.end() + 160]
         defined = _DEFINED.match(after.lstrip(" ,")) or _DEFINED.search(after)
         short = defined.group(1).strip() if defined else ""

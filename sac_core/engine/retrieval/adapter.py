@@ -12,14 +12,14 @@ document, the adapted question is closest to its own gold pieces among all the d
            y = q's own pieces of d (uniform weights summing to 1)
 
 Each wording of the question counts (the bank question and, when given, its paraphrases), so the map
-does not learn one wording.
+does not learn one wording. It adds a score inside the routed document beside the plain cosine:
+``cos(W·q, c)`` for each chunk ``c`` (:mod:`.within_document`).
 
 **Target ``"chunks"``.** The gold pieces alone never show the map the text it must rank *below* the
 answer: the rest of the contract. With ``target="chunks"`` the candidates are instead every chunk of
 the bank document (as a run chunks it, :class:`BankChunks`), and a question's target weights each
 chunk by the gold characters it holds (rows summing to 1): the softmax is then the within-document
-ranking itself. It needs the bank documents' chunks embedded (cached by text, like a run's). It adds a score inside the routed document beside the plain cosine:
-``cos(W·q, c)`` for each chunk ``c`` (:mod:`.within_document`).
+ranking itself. It needs the bank documents' chunks embedded (cached by text, like a run's).
 
 **Leave-document-out.** Documents are split into ``folds`` by the SHA-256 of their text; the map
 that scores a document of fold ``f`` never saw a bank document of fold ``f``, so a document's own

@@ -26,7 +26,7 @@ PAIRS = (  # the columns of a paired-test table (a = the first variant, b = the 
 
 FAMILY = AWARE + "+within(bm25×0.25,nb×0.25,ex×4:lbr-mini~family3(T0.05{})/3)"
 FAMILY_BANK = AWARE + "+within(bm25×0.25,nb×0.25,ex×4:full~family3(T0.05,+para)/3)"  # issue 34's choice
-NAMED = AWARE.replace("+gate:", "+names×{}+gate:") + "+within(bm25×0.25,nb×0.25,ex×4:full~family3(T0.05,+para)/3)"
+NAMED = FAMILY_BANK.replace("+gate:", "+names×{}+gate:")  # the file-name term at weight {}
 FAMILY_BANK_NAMES = NAMED.format("1")  # the same, file names read: the recommended method until issue 44
 
 
